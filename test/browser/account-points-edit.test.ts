@@ -85,23 +85,30 @@ describe.skipIf(!chromiumAvailable)('the points each activity gives, changed on 
     await expect
       .poll(async () => (await pointsOfOrder()).textContent(), { timeout: 15_000 })
       .toBe('earned 100 points, pending');
-    const input = club().getByLabel('Points each activity gives');
-    expect(await input.inputValue()).toBe('1=100');
-    await input.fill('1=lots,7=x');
+    // One row an activity, in words: "Activity [1] gives [100] points".
+    const rows = () => club().locator('.points-row');
+    const values = async () => Promise.all((await rows().locator('input').all()).map((input) => input.inputValue()));
+    expect(await values()).toEqual(['1', '100']);
+    expect(await rows().first().innerText()).toMatch(/Activity\s+gives\s+points/);
+    await rows().first().getByLabel('Points').fill('lots');
+    await club().getByRole('button', { name: 'Add an activity' }).click();
+    await rows().nth(1).getByLabel('Activity').fill('7');
+    await rows().nth(1).getByLabel('Points').fill('x');
     await club().getByRole('button', { name: 'Save points' }).click();
     await expect.poll(() => club().locator('.points-edit .error li').allTextContents()).toEqual(REFUSED);
     // Once the dashboard's next refresh has drawn the card again, the refusal and the typing are still there.
     const drawn = await club().elementHandle();
     await page.locator('h2', { hasText: 'Loyalty accounts' }).click();
     await page.waitForFunction((card) => !card?.isConnected, drawn, { timeout: 15_000 });
-    expect(await club().getByLabel('Points each activity gives').inputValue()).toBe('1=lots,7=x');
+    expect(await values()).toEqual(['1', 'lots', '7', 'x']);
     expect(await club().locator('.points-edit .error li').allTextContents()).toEqual(REFUSED);
     await club().scrollIntoViewIfNeeded();
     await shot('refused');
   });
 
   it('saves a good list, and the account’s order reads its new number of points', async () => {
-    await club().getByLabel('Points each activity gives').fill('1=40');
+    await club().locator('.points-row').first().getByLabel('Points').fill('40');
+    await club().locator('.points-row').nth(1).getByRole('button', { name: 'Remove' }).click();
     await club().getByRole('button', { name: 'Save points' }).click();
     await expect
       .poll(() => page.textContent('#points-result'))

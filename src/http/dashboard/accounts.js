@@ -3,7 +3,7 @@
 // the admin API answers with its last four characters. Loaded before app.js, whose helpers the functions
 // below use once the page runs: nothing at the top level touches them. With fifty accounts and hundreds of shops,
 // both lists are filtered and paged (pages.js): five accounts' cards, twenty-five shops a page.
-/* global $, api, card, cell, num, counted, budgetNode, localTime, someOf, fillByHandAccounts, keepBudgets, platformLabel, refresh, pagedList */
+/* global $, api, pointsRows, card, cell, num, counted, budgetNode, localTime, someOf, fillByHandAccounts, keepBudgets, platformLabel, refresh, pagedList */
 /* exported loadAccounts */
 
 function credentialsText(account) {
@@ -70,27 +70,23 @@ const pointsDrafts = new Map();
 /** The account's points edit: saved with PATCH …/settings, each refused line shown; its orders read the new numbers. */
 function pointsEdit(account) {
   const edit = $('#points-edit').content.firstElementChild.cloneNode(true);
-  const input = edit.querySelector('input');
   const errors = edit.querySelector('.error');
   const draft = pointsDrafts.get(account.id);
-  input.value =
-    draft?.value ??
-    declaredPoints(account.settings?.LOYALTY_ACTIVITY_POINTS)
-      .map((pair) => pair.join('='))
-      .join(',');
+  const rows = pointsRows(edit, draft?.entries ?? declaredPoints(account.settings?.LOYALTY_ACTIVITY_POINTS), () =>
+    pointsDrafts.set(account.id, { entries: rows.read(), errors: [] }),
+  );
   const showErrors = (lines) => errors.replaceChildren(...lines.map(refusedLine));
   showErrors(draft?.errors ?? []);
-  input.addEventListener('input', () => pointsDrafts.set(account.id, { value: input.value, errors: [] }));
   edit.addEventListener('submit', async (event) => {
     event.preventDefault();
-    // Empty: back to none declared.
+    // No row: back to none declared.
     const { status, body } = await api(`/accounts/${encodeURIComponent(account.id)}/settings`, {
       method: 'PATCH',
-      body: JSON.stringify({ LOYALTY_ACTIVITY_POINTS: input.value.trim() || null }),
+      body: JSON.stringify({ LOYALTY_ACTIVITY_POINTS: rows.text() || null }),
     });
     if (status !== 200) {
       const lines = body.errors ?? [body.error ?? `not saved (${status})`];
-      pointsDrafts.set(account.id, { value: input.value, errors: lines });
+      pointsDrafts.set(account.id, { entries: rows.read(), errors: lines });
       return showErrors(lines);
     }
     pointsDrafts.delete(account.id);
