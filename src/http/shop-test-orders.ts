@@ -30,10 +30,33 @@ const KEPT_MS = 30 * 86_400_000;
 /** How long the answer waits for the order to be kept: the intake folds it within milliseconds, seconds when busy. */
 const FOLDED_WITHIN_MS = 5_000;
 
-/** Until the order is kept (folded from the inbox), for at most FOLDED_WITHIN_MS; the order is durable either way. */
-async function folded(store: LedgerStore, key: string): Promise<void> {
-  const until = Date.now() + FOLDED_WITHIN_MS;
-  while (!(await store.getOrder(key)) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+/**
+ * Waits on the ledger's news (store.onWork: an entry taken, an order folded, on this instance or another), not on a
+ * timer: `until(found, deadline)` asks `found` again at each piece of news, until it answers true or the deadline.
+ */
+function ledgerNews(store: LedgerStore) {
+  let waiting = new Set<() => void>();
+  store.onWork(() => {
+    const woken = waiting;
+    waiting = new Set();
+    for (const wake of woken) wake();
+  });
+  return async (found: () => Promise<boolean>, deadline: number): Promise<void> => {
+    for (;;) {
+      let wake = () => {};
+      // Listening before the look: news between the look and the wait is not missed.
+      const news = new Promise<void>((resolve) => (wake = resolve));
+      waiting.add(wake);
+      const timer = setTimeout(wake, Math.max(0, deadline - Date.now()));
+      try {
+        if ((await found()) || Date.now() >= deadline) return;
+        await news;
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(wake);
+      }
+    }
+  };
 }
 /** A shop's test order, by its shop too: two shops' ids made in one millisecond may meet. */
 /** The shop's currency as its newest real order names it; none yet: dollars. */
@@ -46,6 +69,7 @@ const recordId = (order: Pick<TestOrder, 'platform' | 'shop' | 'orderId'>) => or
 
 export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: ShopTestOrderParts): express.Router {
   const router = express.Router();
+  const untilFound = ledgerNews(store);
 
   router.post('/test-orders', async (_req, res) => {
     if (!(await ownAccount(res, 'change'))) return;
@@ -81,7 +105,9 @@ export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: Sh
     });
     // Outside the shop's one-at-a-time step: a second click meanwhile is counted, not refused as under way.
     if (!sent) return;
-    await folded(store, sent.testOrder.key);
+    // Until the order is kept (folded from the inbox), for a while at most: it is durable either way.
+    const { key } = sent.testOrder;
+    await untilFound(async () => (await store.getOrder(key)) !== undefined, Date.now() + FOLDED_WITHIN_MS);
     res.status(202).json(sent);
   });
 
