@@ -207,8 +207,21 @@ const clientOptionsOnce = (config: Config, defaultClient: Pick<LoyaltyClient, 'b
   rateLimitPerMinute: record.rateLimitPerMinute,
 });
 
-/** A service's address and key, as one: what a limiter and a pool of points are kept by. */
-const budgetKeyOf = (baseUrl: string, apiKey: string) => `${trimTrailing(baseUrl, '/')}\n${apiKey}`;
+/**
+ * A service's address and key, as one: what a limiter and a pool of points are kept by. The address as calls reach
+ * it (the URL's own form: scheme and host in any case, a default port written or not, are one service), else a
+ * second store typed "https://API.example.com" would be another pool of the same customers and another budget.
+ */
+const budgetKeyOf = (baseUrl: string, apiKey: string) => `${serviceAddress(baseUrl)}\n${apiKey}`;
+
+function serviceAddress(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return trimTrailing(`${url.origin}${url.pathname}`, '/');
+  } catch {
+    return trimTrailing(baseUrl, '/');
+  }
+}
 
 /** An account's base URL: https (plain http only to this machine), and nothing in it but scheme, host, port and path. */
 export function baseUrlProblem(text: string): string | undefined {
