@@ -173,9 +173,8 @@ async function answerAsker(
   const customer = contact && serviceCustomer(contact);
   if (!customer) return unavailable(CUSTOMER_WORDS.noContact);
   if (asked === 'redeem' && rewardCodes) {
-    // Known by a phone an order paired with an e-mail anyone could have typed: nothing spent (a page's read asks the
-    // reader, which answers the same before reading anything).
-    if (await reader.needsEmail(account, customer)) return unavailable(CUSTOMER_WORDS.needsEmail);
+    // Known by a phone alone: nothing spent (a page's read asks the reader, which answers the same before any read).
+    if (reader.needsEmail(customer)) return unavailable(CUSTOMER_WORDS.needsEmail);
     const reward = offered.find((each) => each.id === request.query.reward);
     if (!reward) return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.noReward } };
     const made = await rewardCodes.redeem({ platform, shop, customerId: asker.customerId, account, customer, reward });

@@ -133,6 +133,8 @@ export type RecordKind =
   | 'reward-check'
   /** An open code of a shop whose data was erased, by a digest of shop and text, until it can pay no more (core/storefront/erased-codes.ts). */
   | 'reward-erased-code'
+  /** The pools' firsts whose holders an account's reservations went under (core/storefront/pool-firsts.ts): by the account's id. */
+  | 'pool-firsts'
   /** A code made in a store after its points were let go, whose removal failed: the sweeper removes it (core/storefront/orphan-codes.ts). */
   | 'reward-orphan'
   /** When a cover check last looked at a holder (cover-checks.ts): a reservation on a read begun before lets go. */

@@ -2,8 +2,8 @@
 // one customer by e-mail or by phone, a phone standing for the customer of the e-mail last earned with it (the
 // sandbox's #emailByMobile; an earn sends both), while a storefront names a customer by the e-mail where the platform's
 // record has one, else by the phone (serviceCustomer). A checkout's e-mail is whatever the shopper typed, so a phone
-// paired with an e-mail proves nothing of whose that e-mail is: a storefront customer known by such a phone is shown and
-// spends nothing (phoneOfAnEmail), and a phone names only its own holder. The service's pairing still says which
+// paired with an e-mail proves nothing of whose that e-mail is: a storefront customer known by a phone alone is shown
+// and spends nothing (StorefrontReader.needsEmail), and a phone names only its own holder. The service's pairing says which
 // holders hold one balance there (ofService, for a cover check): codes held under a phone's own holder (reserved
 // before any order paired it with an e-mail, or by a release before this) hold the e-mail's points, counted beside it.
 // Accounts sharing the service's key share its customers (AccountPool): every member's reservations go under the
@@ -13,6 +13,7 @@ import type { OrderRecord } from '../order-record.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { customerKey, type ServiceCustomer } from './customer-points.ts';
 import { ExpiringCache } from './expiring-cache.ts';
+import { formerFirsts, PoolFirstsKept } from './pool-firsts.ts';
 import { HOLDER_KIND, heldPoints, holderId, openInShop, type Holder, type Reservation } from './reservations.ts';
 
 export interface CustomerHolders {
@@ -47,33 +48,15 @@ export function emailLastEarned(
   return last?.email;
 }
 
-/**
- * Whether the customer is known by a phone alone that an order on the accounts (a pool's) carried beside an e-mail,
- * its earn sent or perhaps sent (the service may pair them: it answers the phone with that e-mail's customer), or whose
- * account no release kept. Nothing proves that e-mail is theirs (a guest types any), so the storefront shows and spends none
- * of those points until their record in the shop has an e-mail: decided from the ledger alone, before any call.
- */
-export async function phoneOfAnEmail(
-  store: Pick<LedgerStore, 'customerOrders'>,
-  accounts: readonly string[],
-  customer: ServiceCustomer,
-): Promise<boolean> {
-  if (!('mobile' in customer)) return false;
-  return (await store.customerOrders(customer)).some(
-    ({ snapshot, upstream }) =>
-      Boolean(snapshot.customer.email) &&
-      upstream.points !== 'none' &&
-      (upstream.account === undefined || accounts.includes(upstream.account)),
-  );
-}
-
 export class HolderFinder {
-  readonly #store: Pick<LedgerStore, 'customerOrders'>;
+  readonly #store: Pick<LedgerStore, 'customerOrders' | 'getRecord'>;
+  readonly #firsts: PoolFirstsKept;
   /** Holder ids only (digests): no e-mail or phone is kept in memory by it. */
   readonly #kept: ExpiringCache<Pick<CustomerHolders, 'id' | 'others'>>;
 
-  constructor(store: Pick<LedgerStore, 'customerOrders'>, now: () => number) {
+  constructor(store: Pick<LedgerStore, 'customerOrders' | 'getRecord' | 'changeRecord'>, now: () => number) {
     this.#store = store;
+    this.#firsts = new PoolFirstsKept(store);
     this.#kept = new ExpiringCache({
       freshMs: HOLDERS_FRESH_MS,
       keepMs: HOLDERS_FRESH_MS,
@@ -82,7 +65,12 @@ export class HolderFinder {
     });
   }
 
-  /** Read anew from the ledger: what a reservation counts. A phone is its own customer (phoneOfAnEmail). */
+  /** Before `account` reserves under its pool's first's holders: kept, so they count should the pool change. */
+  reservingUnder(pool: AccountPool, account: string): Promise<void> {
+    return this.#firsts.note(account, pool.holder);
+  }
+
+  /** Read anew from the ledger: what a reservation counts. A phone is its own customer (never paired here). */
   of(pool: AccountPool, named: ServiceCustomer): Promise<CustomerHolders> {
     return this.#holders(pool, named, false);
   }
@@ -102,9 +90,10 @@ export class HolderFinder {
     }
     const id = holderId(first, customer);
     const others = new Set<string>();
-    // Each member's own holder too: codes reserved there before the pool's first account was theirs, or before this.
-    const add = (each: ServiceCustomer) =>
-      [first, ...members].forEach((account) => others.add(holderId(account, each)));
+    // Each member's own holder too (codes reserved there before the pool's first account was theirs, or before this),
+    // and those of every first a member reserved under before the pool changed (pool-firsts.ts).
+    const accounts = [first, ...members, ...(await formerFirsts(this.#store, members))];
+    const add = (each: ServiceCustomer) => accounts.forEach((account) => others.add(holderId(account, each)));
     add(customer);
     if ('mobile' in named && customerKey(named) !== customerKey(customer)) add(named);
     if ('email' in customer)

@@ -16,8 +16,8 @@ export type ServiceCustomer = { email: string } | { mobile: string };
  */
 export function serviceCustomer(contact: CustomerContact): ServiceCustomer | undefined {
   if (contact.email) return { email: contact.email };
-  // In E.164 only, as the ledger finds a phone's orders (phoneOfAnEmail): the service pairs numbers by their digits,
-  // so "442079460958" is "+442079460958" there, whose pairing with an e-mail the ledger would not find by it.
+  // In E.164 only, as the ledger finds a phone's orders: the service pairs numbers by their digits, so "442079460958"
+  // is "+442079460958" there, a customer the ledger would not find by it.
   const phone = contact.phone && internationalPhone(contact.phone);
   if (phone) return { mobile: phone };
   return undefined;

@@ -1,7 +1,7 @@
 // What the storefront's reader of a customer's points answers (storefront-reader.ts): a page's view, a redemption's.
 import type { CustomerPoints } from './customer-points.ts';
 
-/** needsEmail: known by a phone an order paired with an e-mail, nothing is shown until their record has an e-mail. */
+/** needsEmail: known by a phone alone, nothing is shown until their record in the shop has an e-mail. */
 export type PointsAnswer =
   | { ok: true; points: CustomerPoints; asOf: string; stale: boolean }
   | { ok: false; retryAfterSeconds: number }

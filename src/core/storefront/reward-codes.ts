@@ -111,6 +111,7 @@ export class RewardCodes {
     const read = await this.#o.reader.pointsToRedeem(account, customer, { platform, shop, needed: reward.points });
     if (read.ok === 'short') return { kind: 'short', available: read.available, points: reward.points };
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
+    await this.#holders.reservingUnder(pool, account.id);
     const reserved = await this.#reserve(asked, { holder, others, first: pool.holder }, read);
     if (reserved.kind !== 'reserved') return reserved;
     this.#o.reader.dropBalance(account.id, callContact(customer));

@@ -7,7 +7,6 @@
 // Nothing here is written to the ledger: a customer's contact and balance live in this process's memory alone.
 import { LoyaltyRejectedError } from '../../loyalty/errors.ts';
 import { customerLedgerOrders, saysNeverSeen } from './customer-ledger.ts';
-import { phoneOfAnEmail } from './customer-holders.ts';
 import { BudgetSpentError } from '../../loyalty/rate-limiter.ts';
 import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
@@ -113,7 +112,7 @@ export class StorefrontReader implements KeptInMemory {
    */
   async points(account: AccountRuntime, customer: ServiceCustomer, from: ShopRef): Promise<PointsAnswer> {
     // Decided from the ledger before anything is read: the service would answer that e-mail's customer.
-    if (await this.needsEmail(account, customer)) return { ok: false, needsEmail: true };
+    if (this.needsEmail(customer)) return { ok: false, needsEmail: true };
     const key = this.#keyOf(account, customer);
     try {
       const load = async () => {
@@ -146,9 +145,14 @@ export class StorefrontReader implements KeptInMemory {
     }
   }
 
-  /** Whether the customer sees and spends nothing until their record in the shop has an e-mail (phoneOfAnEmail). */
-  async needsEmail(account: AccountRuntime, customer: ServiceCustomer): Promise<boolean> {
-    return phoneOfAnEmail(this.#o.store, (await account.pool()).members, customer);
+  /**
+   * Whether the customer sees and spends nothing until their record in the shop has an e-mail: one known by a phone
+   * alone. The service answers a phone with the customer of the e-mail last earned with it, and a guest types any
+   * e-mail beside her phone; what paired them need not be in the ledger (an erased order, another account's, a
+   * manual adjustment), so no phone is read at the service for a store page (issue 64, reviews H1 and I4).
+   */
+  needsEmail(customer: ServiceCustomer): boolean {
+    return 'mobile' in customer;
   }
 
   /** The balance as the ledger counts it (its orders, the reservations), stale; none when it knows nothing of them. */
