@@ -10,7 +10,8 @@
 // - a customer's erasure keeps, by amount, the points of a code the store could not remove while it may pay, and the
 //   code for the sweeper to remove once the store lets the bridge in (review G, G5);
 // - a customer's erasure keeps a code whose order's redeem is on its way ('used'), marked, with its holder's contact,
-//   until that redeem ends: sent once, then forgotten (reservations.ts, withoutErased; review H, 2);
+//   until that redeem ends: sent once, then forgotten (reservations.ts, withoutErased; review H, 2); and so one used
+//   at checkout whose order has not come yet (review J, 1);
 // - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
@@ -136,12 +137,19 @@ export class RewardPrivacy implements KeptRecords {
     for (const { id, theirs } of holders) {
       // Codes that may still pay: the store could not remove them (review G, G5).
       const paying: Hold[] = [];
+      // Used at checkout, its order not here yet: the merchant's money, as a used one's (kept for its order's redeem).
+      const usedInStore = new Set<string>();
       for (const reservation of theirs) {
+        if (await this.#usedInStore(reservation)) {
+          usedInStore.add(reservation.id);
+          erased += 1;
+          continue;
+        }
         const hold = await this.#removeFromStore(reservation);
         if (hold) paying.push(hold);
         erased += 1;
       }
-      const owed = await this.#forget(id, theirs, paying, match);
+      const owed = await this.#forget(id, theirs, { paying, usedInStore }, match);
       // A code kept for its order's redeem keeps its record: the sweeper watches its order (cancelled first: let go).
       for (const reservation of theirs.filter((each) => !owed.has(each.id)))
         await this.#o.store.deleteRecord(
@@ -154,6 +162,19 @@ export class RewardPrivacy implements KeptRecords {
     // An erased shop's codes kept for the customer's holders (erased-codes.ts): the named shop's alone, if any.
     await dropErasedCodesOf(this.#o.store, ids, match, this.#now().getTime());
     return erased;
+  }
+
+  /**
+   * Whether an issued code was used at checkout, its order not at the bridge yet (a late webhook, a payment days
+   * later): the sweeper found it so (usedAtPlatform), or the store counts a use now. Left in the store, as the
+   * sweeper leaves it: it pays for nothing more, and the sweeper lets its points go if no order comes.
+   */
+  async #usedInStore(reservation: Reservation): Promise<boolean> {
+    if (reservation.state !== 'issued' || reservation.platformId === undefined) return false;
+    if (reservation.usedAtPlatform === true) return true;
+    const codes = this.#o.codesOf(reservation.platform);
+    const uses = await codes?.uses(reservation.shop, reservation.platformId).catch(() => undefined);
+    return uses !== undefined && uses > 0;
   }
 
   /**
@@ -194,14 +215,19 @@ export class RewardPrivacy implements KeptRecords {
    * (erased shops' codes, which still pay; owed redeems); the customer's whole erasure takes the count with the rest,
    * and keeps the holds, the holder naming no customer then (anonymousHolder).
    */
-  async #forget(id: string, theirs: Reservation[], paying: Hold[], match: CustomerMatch): Promise<Set<string>> {
+  async #forget(
+    id: string,
+    theirs: Reservation[],
+    { paying, usedInStore }: { paying: Hold[]; usedInStore: ReadonlySet<string> },
+    match: CustomerMatch,
+  ): Promise<Set<string>> {
     const gone = new Set(theirs.map((reservation) => reservation.id));
     const now = this.#now();
     let owed = new Set<string>();
     await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
       if (!current) return undefined;
       // An order's redeem on its way ('used', as at this write) stays owed: kept, marked, for that redeem alone.
-      const kept = keptForRedeem(current.reservations, gone, now);
+      const kept = keptForRedeem(current.reservations, gone, usedInStore, now);
       owed = new Set(kept.filter((each) => gone.has(each.id)).map((each) => each.id));
       const left = kept.filter((each) => !gone.has(each.id));
       const known = new Set((current.erasedShopHolds ?? []).map((each) => each.reservation));
@@ -298,12 +324,20 @@ async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservat
  * The holder's reservations without the erased ones (`gone`), save those an order's redeem is on its way for: marked
  * (Reservation.erasedAt) and kept, with the holder's contact, which that redeem names, until it ends (withoutErased).
  */
-function keptForRedeem(reservations: Reservation[], gone: Set<string>, now: Date): Reservation[] {
+function keptForRedeem(
+  reservations: Reservation[],
+  gone: Set<string>,
+  usedInStore: ReadonlySet<string>,
+  now: Date,
+): Reservation[] {
+  const usedAtCheckout = (each: Reservation) => each.state === 'issued' && usedInStore.has(each.id);
   return reservations
-    .filter((each) => !gone.has(each.id) || each.state === 'used')
-    .map((each) =>
-      gone.has(each.id) && each.erasedAt === undefined ? { ...each, erasedAt: now.toISOString() } : each,
-    );
+    .filter((each) => !gone.has(each.id) || each.state === 'used' || usedAtCheckout(each))
+    .map((each) => {
+      if (!gone.has(each.id) || each.erasedAt !== undefined) return each;
+      // Held for its order as the sweeper holds a code used in the store: until it comes, or PLACED_WAIT_MS.
+      return { ...each, erasedAt: now.toISOString(), ...(usedAtCheckout(each) ? { usedAtPlatform: true } : {}) };
+    });
 }
 
 const inScope = (reservation: Reservation, match: Pick<CustomerMatch, 'platform' | 'shop'>) =>

@@ -1,0 +1,74 @@
+// Review J of issue 64: a customer's erasure against a reward code the store counted as used whose order has not
+// reached the bridge yet (a webhook late, an order paid days after checkout). Its points are held for that order
+// (the sweeper's usedAtPlatform): its order's redeem must still go once it comes, or the discount is free and the
+// customer keeps the points to spend again.
+import { describe, expect, it } from 'vitest';
+import { PLACED_WAIT_MS } from '../../src/core/storefront/code-sweeper.ts';
+import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
+import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
+import { ledgerBackends } from '../helpers/ledger-backends.ts';
+import {
+  BIG,
+  DAY_MS,
+  SETTLE_MS,
+  privacyOf,
+  rewardWorld,
+  type RewardWorld,
+  customerWithCode as withCode,
+} from '../helpers/reward-world.ts';
+
+const world = sandboxWithEngines();
+
+let next = 0;
+const orderId = () => String(64_995_000 + ++next);
+
+const customerWithCode = (w: RewardWorld, earned: number) =>
+  withCode(world, w, { earned, orderId, prefix: 'review-j' });
+
+describe.each(ledgerBackends())('a customer’s erasure against their reward codes, review J (%s)', (_n, runs, open) => {
+  it.runIf(runs)(
+    'J1: a code used in the store before the erasure, its order arriving after, is redeemed once',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      w.engine.privacy.kept.add(privacyOf(w));
+      const { email, code } = await customerWithCode(w, 300);
+      // The customer pays with the code at checkout; the store counts its use, the order's webhook is late.
+      w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
+      // Past its expiry the sweeper finds it used in the store: its points stay held for the order.
+      w.clock.now += 7 * DAY_MS + SETTLE_MS + 60_000;
+      await w.sweeper.sweep();
+      expect((await w.reservations(email)).map((each) => [each.state, each.usedAtPlatform])).toEqual([
+        ['issued', true],
+      ]);
+      await w.engine.privacy.eraseCustomer({ emails: [email], phones: [], orderIds: [] }, 'admin');
+      // The order arrives: its discount is paid for by the code's points.
+      const order = orderId();
+      await w.pay(order, [code], { customer: { name: 'Ada', email, mobile: null } });
+      await w.settle();
+      await eventually(() => expect(w.redeems(email)).toEqual([200]), 5_000);
+      expect(world.sandbox.store.balance({ name: '', email, mobile: '' }).available).toBe(100);
+      // And then nothing of the customer is left in the holders.
+      expect(JSON.stringify(await w.ledger.listRecords(HOLDER_KIND))).not.toContain(email);
+    },
+  );
+
+  it.runIf(runs)(
+    'J1: a code used in the store before the erasure whose order never comes is let go, and its customer forgotten',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      w.engine.privacy.kept.add(privacyOf(w));
+      const { email, code } = await customerWithCode(w, 300);
+      w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
+      // Erased before the sweeper looked: the store's count says the code was used.
+      await w.engine.privacy.eraseCustomer({ emails: [email], phones: [], orderIds: [] }, 'admin');
+      const holders = () => w.ledger.listRecords(HOLDER_KIND);
+      expect(JSON.stringify(await holders())).toContain(email);
+      // Its order never comes (a payment that failed, left open): let go once it can pay for nothing more.
+      w.clock.now += 7 * DAY_MS + SETTLE_MS + PLACED_WAIT_MS + 60_000;
+      await w.sweeper.sweep();
+      expect(JSON.stringify(await holders())).not.toContain(email);
+      expect(w.redeems(email)).toEqual([]);
+      expect(world.sandbox.store.balance({ name: '', email, mobile: '' }).available).toBe(300);
+    },
+  );
+});
