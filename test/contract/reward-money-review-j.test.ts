@@ -1,7 +1,7 @@
 // Review J of issue 64: a customer's erasure against a reward code the store counted as used whose order has not
 // reached the bridge yet (a webhook late, an order paid days after checkout). Its points are held for that order
 // (the sweeper's usedAtPlatform): its order's redeem must still go once it comes, or the discount is free and the
-// customer keeps the points to spend again.
+// customer keeps the points to spend again. So must a refused code's, for the merchant's retry of its dead letter.
 import { describe, expect, it } from 'vitest';
 import { PLACED_WAIT_MS } from '../../src/core/storefront/code-sweeper.ts';
 import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
@@ -24,6 +24,8 @@ const orderId = () => String(64_995_000 + ++next);
 
 const customerWithCode = (w: RewardWorld, earned: number) =>
   withCode(world, w, { earned, orderId, prefix: 'review-j' });
+
+const approved = (email: string) => world.sandbox.store.balance({ name: '', email, mobile: '' }).approved;
 
 describe.each(ledgerBackends())('a customer’s erasure against their reward codes, review J (%s)', (_n, runs, open) => {
   it.runIf(runs)(
@@ -69,6 +71,34 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
       expect(JSON.stringify(await holders())).not.toContain(email);
       expect(w.redeems(email)).toEqual([]);
       expect(world.sandbox.store.balance({ name: '', email, mobile: '' }).available).toBe(300);
+    },
+  );
+
+  it.runIf(runs)(
+    'J2: a code refused at use before the customer’s erasure is still redeemed by the merchant’s retry',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      w.engine.privacy.kept.add(privacyOf(w));
+      const { email, code } = await customerWithCode(w, 200);
+      // Her points are spent elsewhere; the order that paid with the code is refused its redeem (a dead letter).
+      world.sandbox.store.redeem({ email }, 200);
+      w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
+      await w.pay(orderId(), [code], { customer: { name: 'Ada', email, mobile: null } });
+      await w.settle();
+      expect((await w.reservations(email)).map((each) => each.state)).toEqual(['refused']);
+      const [refusal] = await w.engine.store.listDeadLetters();
+      await w.engine.privacy.eraseCustomer({ emails: [email], phones: [], orderIds: [] }, 'admin');
+      // She earns again at the service; the merchant retries the refused redeem, as its letter says to.
+      for (const id of [orderId(), orderId()]) await w.earn(email, id);
+      await w.settle();
+      await eventually(() => expect(approved(email)).toBe(400));
+      await w.engine.retryDeadLetter(refusal!);
+      await w.settle();
+      // The discount is paid for: as a code refused after the erasure is (kept until a person settles it).
+      expect(w.redeems(email)).toEqual([200, 200]);
+      expect(await w.engine.store.listDeadLetters()).toEqual([]);
+      // Then nothing of her is left in the holders.
+      expect(JSON.stringify(await w.ledger.listRecords(HOLDER_KIND))).not.toContain(email);
     },
   );
 });

@@ -226,7 +226,7 @@ export class RewardPrivacy implements KeptRecords {
     let owed = new Set<string>();
     await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
       if (!current) return undefined;
-      // An order's redeem on its way ('used', as at this write) stays owed: kept, marked, for that redeem alone.
+      // An order's redeem on its way ('used', or 'refused' for a retry, as at this write) stays owed: kept, marked.
       const kept = keptForRedeem(current.reservations, gone, usedInStore, now);
       owed = new Set(kept.filter((each) => gone.has(each.id)).map((each) => each.id));
       const left = kept.filter((each) => !gone.has(each.id));
@@ -331,8 +331,10 @@ function keptForRedeem(
   now: Date,
 ): Reservation[] {
   const usedAtCheckout = (each: Reservation) => each.state === 'issued' && usedInStore.has(each.id);
+  // Refused: its dead letter's retry redeems it, as one refused after the erasure (review J, 2).
+  const owed = (each: Reservation) => each.state === 'used' || each.state === 'refused' || usedAtCheckout(each);
   return reservations
-    .filter((each) => !gone.has(each.id) || each.state === 'used' || usedAtCheckout(each))
+    .filter((each) => !gone.has(each.id) || owed(each))
     .map((each) => {
       if (!gone.has(each.id) || each.erasedAt !== undefined) return each;
       // Held for its order as the sweeper holds a code used in the store: until it comes, or PLACED_WAIT_MS.
