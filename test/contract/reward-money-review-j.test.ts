@@ -3,13 +3,19 @@
 // (the sweeper's usedAtPlatform): its order's redeem must still go once it comes, or the discount is free and the
 // customer keeps the points to spend again. So must a refused code's, for the merchant's retry of its dead letter.
 import { describe, expect, it } from 'vitest';
+import { poolOf } from '../../src/accounts/account-pools.ts';
+import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { PLACED_WAIT_MS } from '../../src/core/storefront/code-sweeper.ts';
 import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
+import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
+import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import {
   BIG,
   DAY_MS,
+  PLATFORM,
+  SHOP,
   SETTLE_MS,
   privacyOf,
   rewardWorld,
@@ -99,6 +105,46 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
       expect(await w.engine.store.listDeadLetters()).toEqual([]);
       // Then nothing of her is left in the holders.
       expect(JSON.stringify(await w.ledger.listRecords(HOLDER_KIND))).not.toContain(email);
+    },
+  );
+
+  it.runIf(runs)(
+    'J3: an erasure asked for a pool’s second store forgets the customer’s code reserved in that store',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const { email } = await customerWithCode(w, 400);
+      // The merchant's second store, on an account of its own with the same service and key: one pool, whose first
+      // (the world's account) holds every code the second store reserves.
+      const candidates = [
+        { id: w.account.id, key: 'the same key', createdAt: '' },
+        { id: 'second-store', key: 'the same key', createdAt: new Date().toISOString() },
+      ];
+      const second: AccountRuntime = {
+        ...w.account,
+        ...{ id: 'second-store', name: 'second-store' },
+        pool: async () => poolOf('second-store', candidates),
+      };
+      const there = await w.codes.redeem({
+        ...{ platform: PLATFORM, shop: 'shop-2', customerId: `customer-${email}`, account: second },
+        ...{ customer: { email }, reward: BIG },
+      });
+      expect(there.kind).toBe('issued');
+      // The second store's merchant asks for the customer's erasure from their account (its shops' data alone).
+      const match = { emails: [email], phones: [], orderIds: [] };
+      // The bridge's accounts, as its registry would list them: the second store's runtime with its pool.
+      const accounts = {
+        all: async () => [w.account, second],
+        runtime: async (id: string) => [w.account, second].find((each) => each.id === id),
+      };
+      const privacy = new RewardPrivacy({
+        ...{ store: w.ledger, accounts, codesOf: () => w.store.parts, settleMs: SETTLE_MS },
+        ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now) },
+      });
+      const exported = JSON.stringify(await privacy.exportCustomer(match, 'second-store'));
+      await privacy.eraseCustomer(match, 'second-store');
+      const left = (await w.reservations(email)).map((each) => each.shop);
+      // The export showed the code, and the erasure took it; the first store's code is not the second's to erase.
+      expect([exported.includes('shop-2'), left]).toEqual([true, [SHOP]]);
     },
   );
 });

@@ -46,7 +46,7 @@ import { internationalPhone } from '../store/customer-data.ts';
 
 export interface RewardPrivacyParts {
   store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord' | 'getOrder'>;
-  accounts: Pick<Accounts, 'all'>;
+  accounts: Pick<Accounts, 'all' | 'runtime'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   logger: Logger;
   now?: () => Date;
@@ -73,13 +73,18 @@ export class RewardPrivacy implements KeptRecords {
     account?: string,
   ): Promise<Array<{ id: string; holder: Holder; theirs: Reservation[] }>> {
     const found = new Map<string, { id: string; holder: Holder; theirs: Reservation[] }>();
+    // With an account: its reservations alone, also those under its pool's first's holders (AccountPool).
+    const ofAccount = (holder: Holder, each: Reservation) =>
+      account === undefined || (each.account ?? holder.account) === account;
+    const mine = (holder: Holder, each: Reservation) => inScope(each, match) && ofAccount(holder, each);
     for (const { id, holder } of await this.#holders(match, account))
-      found.set(id, { id, holder, theirs: holder.reservations.filter((each) => inScope(each, match)) });
+      found.set(id, { id, holder, theirs: holder.reservations.filter((each) => mine(holder, each)) });
     const ids = new Set(match.customerIds ?? []);
     if (ids.size === 0 || match.platform === undefined || match.shop === undefined) return [...found.values()];
+    const accounts = await this.#holderAccounts(account);
     for (const { id, value: holder } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
-      if (found.has(id) || (account !== undefined && holder.account !== account)) continue;
-      const theirs = holder.reservations.filter((each) => inScope(each, match) && ids.has(each.customerId));
+      if (found.has(id) || !accounts.includes(holder.account)) continue;
+      const theirs = holder.reservations.filter((each) => mine(holder, each) && ids.has(each.customerId));
       if (theirs.length > 0) found.set(id, { id, holder, theirs });
     }
     return [...found.values()];
@@ -97,12 +102,22 @@ export class RewardPrivacy implements KeptRecords {
 
   /** The ids the customer's holders have, or would have: one per account and identifier the match names. */
   async #holderIds(match: CustomerMatch, account?: string): Promise<string[]> {
-    const accounts = account === undefined ? (await this.#o.accounts.all()).map((each) => each.id) : [account];
+    const accounts = await this.#holderAccounts(account);
     const customers = [
       ...match.emails.map((email) => ({ email })),
       ...match.phones.map((phone) => ({ mobile: internationalPhone(phone) ?? phone })),
     ];
     return accounts.flatMap((accountId) => customers.map((customer) => holderId(accountId, customer)));
+  }
+
+  /**
+   * The accounts whose holders keep the account's reservations: every account's, or the account's own and its pool's
+   * first's, under whose holders a pool's member reserves (review J, 3). All with no account.
+   */
+  async #holderAccounts(account?: string): Promise<string[]> {
+    if (account === undefined) return (await this.#o.accounts.all()).map((each) => each.id);
+    const first = (await (await this.#o.accounts.runtime(account))?.pool())?.holder;
+    return first === undefined || first === account ? [account] : [account, first];
   }
 
   #now = () => this.#o.now?.() ?? new Date();
