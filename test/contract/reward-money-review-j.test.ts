@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { poolOf } from '../../src/accounts/account-pools.ts';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { PLACED_WAIT_MS } from '../../src/core/storefront/code-sweeper.ts';
-import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
@@ -32,6 +32,31 @@ const customerWithCode = (w: RewardWorld, earned: number) =>
   withCode(world, w, { earned, orderId, prefix: 'review-j' });
 
 const approved = (email: string) => world.sandbox.store.balance({ name: '', email, mobile: '' }).approved;
+
+/**
+ * The merchant's second store, on an account of its own with the same service and key: one pool, whose first (the
+ * world's account) holds every code the second store reserves; and the erasure as the bridge's accounts wire it.
+ */
+function secondStore(w: RewardWorld) {
+  const candidates = [
+    { id: w.account.id, key: 'the same key', createdAt: '' },
+    { id: 'second-store', key: 'the same key', createdAt: new Date().toISOString() },
+  ];
+  const second: AccountRuntime = {
+    ...w.account,
+    ...{ id: 'second-store', name: 'second-store' },
+    pool: async () => poolOf('second-store', candidates),
+  };
+  const accounts = {
+    all: async () => [w.account, second],
+    runtime: async (id: string) => [w.account, second].find((each) => each.id === id),
+  };
+  const privacy = new RewardPrivacy({
+    ...{ store: w.ledger, accounts, codesOf: () => w.store.parts, settleMs: SETTLE_MS },
+    ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now) },
+  });
+  return { second, privacy };
+}
 
 describe.each(ledgerBackends())('a customer’s erasure against their reward codes, review J (%s)', (_n, runs, open) => {
   it.runIf(runs)(
@@ -113,17 +138,7 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       const { email } = await customerWithCode(w, 400);
-      // The merchant's second store, on an account of its own with the same service and key: one pool, whose first
-      // (the world's account) holds every code the second store reserves.
-      const candidates = [
-        { id: w.account.id, key: 'the same key', createdAt: '' },
-        { id: 'second-store', key: 'the same key', createdAt: new Date().toISOString() },
-      ];
-      const second: AccountRuntime = {
-        ...w.account,
-        ...{ id: 'second-store', name: 'second-store' },
-        pool: async () => poolOf('second-store', candidates),
-      };
+      const { second, privacy } = secondStore(w);
       const there = await w.codes.redeem({
         ...{ platform: PLATFORM, shop: 'shop-2', customerId: `customer-${email}`, account: second },
         ...{ customer: { email }, reward: BIG },
@@ -131,20 +146,37 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
       expect(there.kind).toBe('issued');
       // The second store's merchant asks for the customer's erasure from their account (its shops' data alone).
       const match = { emails: [email], phones: [], orderIds: [] };
-      // The bridge's accounts, as its registry would list them: the second store's runtime with its pool.
-      const accounts = {
-        all: async () => [w.account, second],
-        runtime: async (id: string) => [w.account, second].find((each) => each.id === id),
-      };
-      const privacy = new RewardPrivacy({
-        ...{ store: w.ledger, accounts, codesOf: () => w.store.parts, settleMs: SETTLE_MS },
-        ...{ logger: createLogger({ level: 'silent' }), now: () => new Date(w.clock.now) },
-      });
       const exported = JSON.stringify(await privacy.exportCustomer(match, 'second-store'));
       await privacy.eraseCustomer(match, 'second-store');
       const left = (await w.reservations(email)).map((each) => each.shop);
       // The export showed the code, and the erasure took it; the first store's code is not the second's to erase.
       expect([exported.includes('shop-2'), left]).toEqual([true, [SHOP]]);
+    },
+  );
+
+  it.runIf(runs)(
+    'J3: an erasure asked for a pool’s second store leaves the first store’s count of the customer’s spent points',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const email = `review-j-spent-${++next}@example.com`;
+      for (const id of [orderId(), orderId(), orderId(), orderId()]) await w.earn(email, id);
+      await w.settle();
+      await eventually(() => expect(approved(email)).toBe(400));
+      // The first store's holder of her remembers 100 points spent long ago (their reservations dropped).
+      const holder = holderId(w.account.id, { email });
+      await w.ledger.putRecord<Holder>(HOLDER_KIND, holder, {
+        ...{ account: w.account.id, customer: { email }, reservations: [], redeemedEarlier: 100 },
+      });
+      const { second, privacy } = secondStore(w);
+      const there = await w.codes.redeem({
+        ...{ platform: PLATFORM, shop: 'shop-2', customerId: `customer-${email}`, account: second },
+        ...{ customer: { email }, reward: BIG },
+      });
+      expect(there.kind).toBe('issued');
+      await privacy.eraseCustomer({ emails: [email], phones: [], orderIds: [] }, 'second-store');
+      // A balance the first store counts from the ledger still leaves those 100 out.
+      const after = await w.ledger.getRecord<Holder>(HOLDER_KIND, holder);
+      expect([after?.reservations.length, after?.redeemedEarlier]).toEqual([0, 100]);
     },
   );
 });

@@ -164,7 +164,7 @@ export class RewardPrivacy implements KeptRecords {
         if (hold) paying.push(hold);
         erased += 1;
       }
-      const owed = await this.#forget(id, theirs, { paying, usedInStore }, match);
+      const owed = await this.#forget(id, theirs, { paying, usedInStore }, { match, account });
       // A code kept for its order's redeem keeps its record: the sweeper watches its order (cancelled first: let go).
       for (const reservation of theirs.filter((each) => !owed.has(each.id)))
         await this.#o.store.deleteRecord(
@@ -234,7 +234,7 @@ export class RewardPrivacy implements KeptRecords {
     id: string,
     theirs: Reservation[],
     { paying, usedInStore }: { paying: Hold[]; usedInStore: ReadonlySet<string> },
-    match: CustomerMatch,
+    { match, account }: { match: CustomerMatch; account: string | undefined },
   ): Promise<Set<string>> {
     const gone = new Set(theirs.map((reservation) => reservation.id));
     const now = this.#now();
@@ -249,7 +249,9 @@ export class RewardPrivacy implements KeptRecords {
       const holds = [...liveHolds(current, now.getTime()), ...paying.filter((each) => !known.has(each.reservation))];
       const erasedShopHolds = holds.length ? holds : undefined;
       const accountWide = (current.redeemedEarlier ?? 0) > 0 || holds.length > 0;
-      if (left.length > 0 || (match.shop !== undefined && accountWide))
+      // Another account's holder (its pool's first's): its long-spent count and holds are that account's to keep.
+      const partial = match.shop !== undefined || (account !== undefined && current.account !== account);
+      if (left.length > 0 || (partial && accountWide))
         return { put: { ...current, reservations: kept, erasedShopHolds } };
       // The whole erasure takes the long-spent count now; what an owed redeem keeps goes once it is settled.
       if (owed.size > 0)
