@@ -179,4 +179,29 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
       expect([after?.reservations.length, after?.redeemedEarlier]).toEqual([0, 100]);
     },
   );
+
+  it.runIf(runs)(
+    'J6: a refused code whose dead letter a retry took when the bridge stopped can still be retried or discarded',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const { email, code } = await customerWithCode(w, 200);
+      world.sandbox.store.redeem({ email }, 200);
+      w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
+      await w.pay(orderId(), [code], { customer: { name: 'Ada', email, mobile: null } });
+      await w.settle();
+      const [refusal] = await w.engine.store.listDeadLetters();
+      // A person presses Retry: the bridge takes the letter (whoever removes it retries it), and stops right then,
+      // before the order is told (engine.ts, retryDeadLetter).
+      await w.ledger.removeDeadLetter(refusal!.id);
+      // Restarted, the sweeper passes, and a day goes by.
+      w.clock.now += DAY_MS;
+      await w.sweeper.sweep();
+      await w.settle();
+      // A letter a person can act on again, naming the code; their discard lets the points go.
+      const letters = await w.engine.store.listDeadLetters();
+      expect(letters.map((each) => each.reason.includes(code))).toEqual([true]);
+      await w.engine.discardDeadLetter(letters[0]!.id);
+      expect((await w.reservations(email)).map((each) => each.state)).toEqual(['released']);
+    },
+  );
 });
