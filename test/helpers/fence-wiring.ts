@@ -145,7 +145,7 @@ export function wire(store: LedgerStore, context: Pick<Context, 'model' | 'marks
   const accounts = FENCE_ACCOUNTS.map((id) => ({ id, pool: alone(id) }) as AccountRuntime);
   const privacy = new RewardPrivacy({
     store,
-    accounts: { all: async () => accounts },
+    accounts: { all: async () => accounts, runtime: async (id) => accounts.find((each) => each.id === id) },
     codesOf: () => undefined,
     logger,
     now,

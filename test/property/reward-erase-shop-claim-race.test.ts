@@ -45,7 +45,7 @@ function bridge(store: LedgerStore, now: () => Date) {
     logger,
     now,
   });
-  const accounts = { all: async () => [{ id: ACCOUNT }] } as unknown as Pick<Accounts, 'all'>;
+  const accounts = { all: async () => [{ id: ACCOUNT }] } as unknown as Pick<Accounts, 'all' | 'runtime'>;
   const privacy = new RewardPrivacy({ store, accounts, codesOf: () => undefined, logger, now, settleMs: SETTLE_MS });
   return { codes, privacy };
 }

@@ -74,7 +74,7 @@ describe('a customer’s erasure, while an order that paid with their code waits
     });
     const privacy = new RewardPrivacy({
       store,
-      accounts: { all: async () => [{ id: 'acct' }] as never },
+      accounts: { all: async () => [{ id: 'acct' }] as never, runtime: async () => undefined },
       codesOf: () => fake.parts,
       settleMs: 0,
       logger,

@@ -65,7 +65,14 @@ export interface SweepReport {
 export interface CodeSweeperParts {
   store: Pick<
     LedgerStore,
-    'listRecords' | 'getRecord' | 'deleteRecord' | 'getOrder' | 'getDeadLetter' | 'exclusive' | 'updateProgress'
+    | 'listRecords'
+    | 'getRecord'
+    | 'deleteRecord'
+    | 'getOrder'
+    | 'getDeadLetter'
+    | 'addDeadLetter'
+    | 'exclusive'
+    | 'updateProgress'
   >;
   codes: RewardCodes;
   /** The checks of codes left uncovered by cancelled earnings that could not be made at the cancel. */

@@ -4,6 +4,7 @@
 // choice whose mark was lost (a crash, a failed write), or a retry of an order cancelled meanwhile (which then redeems
 // nothing), still ends it, never before a person chose.
 import type { Accounts } from '../accounts.ts';
+import type { OrderRecord } from '../order-record.ts';
 import { codeRedeemFate } from '../lifecycle.ts';
 import { codeRedeemOf, withoutState } from '../redeems.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
@@ -11,7 +12,7 @@ import { release, type CodeIndex, type Reservation } from './reservations.ts';
 import type { RewardCodes } from './reward-codes.ts';
 
 export interface RefusedParts {
-  store: Pick<LedgerStore, 'getOrder'>;
+  store: Pick<LedgerStore, 'getOrder' | 'getDeadLetter' | 'addDeadLetter'>;
   codes: Pick<RewardCodes, 'end' | 'settled'>;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
 }
@@ -31,7 +32,10 @@ export async function settleRefused(
   // Its order gone (erased), its dead letter went with it: no one can retry it.
   if (!order) return letGo('its order is gone, and with it the dead letter of its refused redeem');
   // The dead letter still holds the order's redeems: a person has not chosen yet.
-  if (order.work.held.redeem !== undefined) return 'held';
+  if (order.work.held.redeem !== undefined) {
+    await putBackTaken(o, order, reservation);
+    return 'held';
+  }
   const entry = codeRedeemOf(order.upstream, reservation.id);
   // The order gave the code's redeem up: a person discarded its dead letter (Worker.discarded).
   if (!entry) return letGo('its refused redeem was discarded by a person');
@@ -69,4 +73,23 @@ export async function sweepRefused(
   await o.codes.end(index.holder, reservation, (current) =>
     current.state === 'refused' && current.removedAt === undefined ? { removedAt: now.toISOString() } : undefined,
   );
+}
+
+/**
+ * The order's held redeem's dead letter, put back where it is gone while the order still holds it: a retry or a
+ * discard removes the letter first (whoever removes it acts), then tells the order, and a bridge that stopped between
+ * the two left no letter to retry or discard, the points held for good (review J, 6). One finishing on another bridge
+ * just now finds the put-back letter holding nothing of the order (its retry and discard then change nothing).
+ */
+async function putBackTaken(o: RefusedParts, order: OrderRecord, reservation: Reservation): Promise<void> {
+  const id = order.work.held.redeem!;
+  if (await o.store.getDeadLetter(id)) return;
+  if ((await o.store.getOrder(order.key))?.work.held.redeem !== id) return;
+  await o.store.addDeadLetter({
+    ...{ id, kind: 'call', platform: order.platform, shop: order.shop, orderKey: order.key, operation: 'redeem' },
+    reason:
+      `The loyalty service refused to take ${reservation.points} points for reward code ${reservation.code}. ` +
+      'A retry or discard of its dead letter did not finish (the bridge stopped): retry it once the customer has the ' +
+      'points again, or discard this.',
+  });
 }

@@ -10,7 +10,8 @@
 // - a customer's erasure keeps, by amount, the points of a code the store could not remove while it may pay, and the
 //   code for the sweeper to remove once the store lets the bridge in (review G, G5);
 // - a customer's erasure keeps a code whose order's redeem is on its way ('used'), marked, with its holder's contact,
-//   until that redeem ends: sent once, then forgotten (reservations.ts, withoutErased; review H, 2);
+//   until that redeem ends: sent once, then forgotten (reservations.ts, withoutErased; review H, 2); and so one used
+//   at checkout whose order has not come yet (review J, 1);
 // - a customer's erasure drops the cover checks' fences and marks of the holders it removed (their ids name the
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
@@ -45,7 +46,7 @@ import { internationalPhone } from '../store/customer-data.ts';
 
 export interface RewardPrivacyParts {
   store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord' | 'getOrder'>;
-  accounts: Pick<Accounts, 'all'>;
+  accounts: Pick<Accounts, 'all' | 'runtime'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   logger: Logger;
   now?: () => Date;
@@ -72,13 +73,18 @@ export class RewardPrivacy implements KeptRecords {
     account?: string,
   ): Promise<Array<{ id: string; holder: Holder; theirs: Reservation[] }>> {
     const found = new Map<string, { id: string; holder: Holder; theirs: Reservation[] }>();
+    // With an account: its reservations alone, also those under its pool's first's holders (AccountPool).
+    const ofAccount = (holder: Holder, each: Reservation) =>
+      account === undefined || (each.account ?? holder.account) === account;
+    const mine = (holder: Holder, each: Reservation) => inScope(each, match) && ofAccount(holder, each);
     for (const { id, holder } of await this.#holders(match, account))
-      found.set(id, { id, holder, theirs: holder.reservations.filter((each) => inScope(each, match)) });
+      found.set(id, { id, holder, theirs: holder.reservations.filter((each) => mine(holder, each)) });
     const ids = new Set(match.customerIds ?? []);
     if (ids.size === 0 || match.platform === undefined || match.shop === undefined) return [...found.values()];
+    const accounts = await this.#holderAccounts(account);
     for (const { id, value: holder } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
-      if (found.has(id) || (account !== undefined && holder.account !== account)) continue;
-      const theirs = holder.reservations.filter((each) => inScope(each, match) && ids.has(each.customerId));
+      if (found.has(id) || !accounts.includes(holder.account)) continue;
+      const theirs = holder.reservations.filter((each) => mine(holder, each) && ids.has(each.customerId));
       if (theirs.length > 0) found.set(id, { id, holder, theirs });
     }
     return [...found.values()];
@@ -96,12 +102,22 @@ export class RewardPrivacy implements KeptRecords {
 
   /** The ids the customer's holders have, or would have: one per account and identifier the match names. */
   async #holderIds(match: CustomerMatch, account?: string): Promise<string[]> {
-    const accounts = account === undefined ? (await this.#o.accounts.all()).map((each) => each.id) : [account];
+    const accounts = await this.#holderAccounts(account);
     const customers = [
       ...match.emails.map((email) => ({ email })),
       ...match.phones.map((phone) => ({ mobile: internationalPhone(phone) ?? phone })),
     ];
     return accounts.flatMap((accountId) => customers.map((customer) => holderId(accountId, customer)));
+  }
+
+  /**
+   * The accounts whose holders keep the account's reservations: every account's, or the account's own and its pool's
+   * first's, under whose holders a pool's member reserves (review J, 3). All with no account.
+   */
+  async #holderAccounts(account?: string): Promise<string[]> {
+    if (account === undefined) return (await this.#o.accounts.all()).map((each) => each.id);
+    const first = (await (await this.#o.accounts.runtime(account))?.pool())?.holder;
+    return first === undefined || first === account ? [account] : [account, first];
   }
 
   #now = () => this.#o.now?.() ?? new Date();
@@ -136,12 +152,19 @@ export class RewardPrivacy implements KeptRecords {
     for (const { id, theirs } of holders) {
       // Codes that may still pay: the store could not remove them (review G, G5).
       const paying: Hold[] = [];
+      // Used at checkout, its order not here yet: the merchant's money, as a used one's (kept for its order's redeem).
+      const usedInStore = new Set<string>();
       for (const reservation of theirs) {
+        if (await this.#usedInStore(reservation)) {
+          usedInStore.add(reservation.id);
+          erased += 1;
+          continue;
+        }
         const hold = await this.#removeFromStore(reservation);
         if (hold) paying.push(hold);
         erased += 1;
       }
-      const owed = await this.#forget(id, theirs, paying, match);
+      const owed = await this.#forget(id, theirs, { paying, usedInStore }, { match, account });
       // A code kept for its order's redeem keeps its record: the sweeper watches its order (cancelled first: let go).
       for (const reservation of theirs.filter((each) => !owed.has(each.id)))
         await this.#o.store.deleteRecord(
@@ -154,6 +177,19 @@ export class RewardPrivacy implements KeptRecords {
     // An erased shop's codes kept for the customer's holders (erased-codes.ts): the named shop's alone, if any.
     await dropErasedCodesOf(this.#o.store, ids, match, this.#now().getTime());
     return erased;
+  }
+
+  /**
+   * Whether an issued code was used at checkout, its order not at the bridge yet (a late webhook, a payment days
+   * later): the sweeper found it so (usedAtPlatform), or the store counts a use now. Left in the store, as the
+   * sweeper leaves it: it pays for nothing more, and the sweeper lets its points go if no order comes.
+   */
+  async #usedInStore(reservation: Reservation): Promise<boolean> {
+    if (reservation.state !== 'issued' || reservation.platformId === undefined) return false;
+    if (reservation.usedAtPlatform === true) return true;
+    const codes = this.#o.codesOf(reservation.platform);
+    const uses = await codes?.uses(reservation.shop, reservation.platformId).catch(() => undefined);
+    return uses !== undefined && uses > 0;
   }
 
   /**
@@ -194,21 +230,28 @@ export class RewardPrivacy implements KeptRecords {
    * (erased shops' codes, which still pay; owed redeems); the customer's whole erasure takes the count with the rest,
    * and keeps the holds, the holder naming no customer then (anonymousHolder).
    */
-  async #forget(id: string, theirs: Reservation[], paying: Hold[], match: CustomerMatch): Promise<Set<string>> {
+  async #forget(
+    id: string,
+    theirs: Reservation[],
+    { paying, usedInStore }: { paying: Hold[]; usedInStore: ReadonlySet<string> },
+    { match, account }: { match: CustomerMatch; account: string | undefined },
+  ): Promise<Set<string>> {
     const gone = new Set(theirs.map((reservation) => reservation.id));
     const now = this.#now();
     let owed = new Set<string>();
     await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
       if (!current) return undefined;
-      // An order's redeem on its way ('used', as at this write) stays owed: kept, marked, for that redeem alone.
-      const kept = keptForRedeem(current.reservations, gone, now);
+      // An order's redeem on its way ('used', or 'refused' for a retry, as at this write) stays owed: kept, marked.
+      const kept = keptForRedeem(current.reservations, gone, usedInStore, now);
       owed = new Set(kept.filter((each) => gone.has(each.id)).map((each) => each.id));
       const left = kept.filter((each) => !gone.has(each.id));
       const known = new Set((current.erasedShopHolds ?? []).map((each) => each.reservation));
       const holds = [...liveHolds(current, now.getTime()), ...paying.filter((each) => !known.has(each.reservation))];
       const erasedShopHolds = holds.length ? holds : undefined;
       const accountWide = (current.redeemedEarlier ?? 0) > 0 || holds.length > 0;
-      if (left.length > 0 || (match.shop !== undefined && accountWide))
+      // Another account's holder (its pool's first's): its long-spent count and holds are that account's to keep.
+      const partial = match.shop !== undefined || (account !== undefined && current.account !== account);
+      if (left.length > 0 || (partial && accountWide))
         return { put: { ...current, reservations: kept, erasedShopHolds } };
       // The whole erasure takes the long-spent count now; what an owed redeem keeps goes once it is settled.
       if (owed.size > 0)
@@ -298,12 +341,22 @@ async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservat
  * The holder's reservations without the erased ones (`gone`), save those an order's redeem is on its way for: marked
  * (Reservation.erasedAt) and kept, with the holder's contact, which that redeem names, until it ends (withoutErased).
  */
-function keptForRedeem(reservations: Reservation[], gone: Set<string>, now: Date): Reservation[] {
+function keptForRedeem(
+  reservations: Reservation[],
+  gone: Set<string>,
+  usedInStore: ReadonlySet<string>,
+  now: Date,
+): Reservation[] {
+  const usedAtCheckout = (each: Reservation) => each.state === 'issued' && usedInStore.has(each.id);
+  // Refused: its dead letter's retry redeems it, as one refused after the erasure (review J, 2).
+  const owed = (each: Reservation) => each.state === 'used' || each.state === 'refused' || usedAtCheckout(each);
   return reservations
-    .filter((each) => !gone.has(each.id) || each.state === 'used')
-    .map((each) =>
-      gone.has(each.id) && each.erasedAt === undefined ? { ...each, erasedAt: now.toISOString() } : each,
-    );
+    .filter((each) => !gone.has(each.id) || owed(each))
+    .map((each) => {
+      if (!gone.has(each.id) || each.erasedAt !== undefined) return each;
+      // Held for its order as the sweeper holds a code used in the store: until it comes, or PLACED_WAIT_MS.
+      return { ...each, erasedAt: now.toISOString(), ...(usedAtCheckout(each) ? { usedAtPlatform: true } : {}) };
+    });
 }
 
 const inScope = (reservation: Reservation, match: Pick<CustomerMatch, 'platform' | 'shop'>) =>
