@@ -6,22 +6,15 @@
 //   it is removed and its points let go (it never cost the customer a point); used, its order is awaited;
 // - an issued code whose reward or storefront the merchant turned off: unused, removed while access lasts, then let
 //   go; used at checkout already (its order paid later, or on its way), kept held for its order;
-// - an issued code past its expiry and the settling window in a store that no longer lets the bridge in (its key
-//   revoked, with no uninstall to say so): it pays for nothing more, so its points are let go, not held for good;
-// - an issued code of a shop uninstalled: it pays until its expiry, so its points are held until then and its
-//   settling window, then let go unasked;
-// - a used code: its order's redeem went (redeemed), or never will (the order was cancelled first). Then the code is
-//   not simply let go: a store may give a cancelled order's use of it back (some stores do), so it could pay for
-//   another order. An order that paid with it meanwhile takes it (waiting); else, where the store counts no use,
-//   it is the customer's issued code again (let go at its expiry if unused; checked against their balance at once,
-//   as after a cancel of their earnings: one meanwhile found it used); where the store counts a use (an
-//   order's delivery on its way, or a store that keeps a cancelled order's use), it is removed from the store and
-//   waits for that order until its expiry and settling window; a store that does not let the bridge in now is
-//   asked again on the next pass, the points held, until the code can pay for nothing more;
+// - an issued code past its expiry and settling in a store that no longer lets the bridge in (its key revoked), or of
+//   a shop uninstalled (it pays until its expiry): its points are held until then, then let go unasked;
+// - a used code whose order was cancelled first (a store may give the use back, so it could pay again): an order
+//   that paid with it meanwhile takes it; where the store counts no use, it is the customer's issued code again
+//   (checked against their balance at once); where it counts one, it is removed and waits for that order until its
+//   expiry and settling; a store that does not let the bridge in is asked again, the points held;
 // - a code whose redeem was refused: removed from the store once, held until a person settles it (refused-codes.ts);
-// - a code that paid for an order (redeemed, or released by a discard of its refusal): removed from the store (a store that gives a cancelled
-//   order's use back would let it pay again with nothing to redeem), then its record dropped; kept while the store
-//   does not let the bridge in (it may again, the code still paying); past its expiry and settling it simply goes;
+// - a code that paid for an order (redeemed, or released by a discard of its refusal): removed from the store, then
+//   its record dropped; kept while the store does not let the bridge in; past its expiry and settling it goes;
 // - a code record whose reservation ended or never came: dropped;
 // - a code withdrawn unused from a store that counts uses late, with an order placed with it and not paid yet (its
 //   use counted late, the code gone, so the store cannot be asked): held until that order pays (and takes it) or
