@@ -3,6 +3,7 @@
 // the demo shop's page refused every form it showed. Made once; a restart finds each shop linked already.
 import { trialAccountInput, type BridgeSandbox } from '../accounts/sandbox-trials.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { DemoPlayer } from './demo-store.ts';
 
@@ -34,13 +35,20 @@ export async function giveDemoShopsTheirAccounts(
 
 /**
  * Once a store of the merchant's is connected the demo never plays again: its shops, linked by the demo, go with their
- * trial accounts and audit lines (as an erased shop's link does), so the operator's lists name the real stores alone.
+ * trial accounts and audit lines (as an erased shop's link does), and the data requests its store page sent (the
+ * demo customer's contact, open in the operator's list for no one to answer), so the operator's lists name the real
+ * stores alone.
  */
 export async function forgetDemoShops(
   registry: Pick<AccountRegistry, 'links' | 'forgetShop'>,
+  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
   logger: Logger,
 ): Promise<void> {
   const demo = (await registry.links()).filter((link) => link.by === DEMO_BY);
   for (const { platform, shop } of demo) await registry.forgetShop(platform, shop);
+  const asked = await store.listRecords<{ platform: string; shop: string }>('data-request');
+  for (const { id, value } of asked)
+    if (demo.some((link) => link.platform === value.platform && link.shop === value.shop))
+      await store.deleteRecord('data-request', id);
   if (demo.length > 0) logger.info({ shops: demo.length }, "the demo's shops and their trial accounts were removed");
 }

@@ -142,8 +142,12 @@ export function demoStorefrontPage(parts: DemoStorefrontPageParts): express.Rout
     if (!asset) return res.status(404).json({ error: 'not found' });
     res.type(asset.contentType).set('cache-control', 'no-store').send(asset.body);
   });
-  routes.post('/checkout', express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts, checkedOut));
-  if (storefront.dataRequest) routes.post('/data-request', askForData(parts));
+  // A form posted by another site on this machine (another port is the same site, so the cookie goes) pays with a
+  // code or asks for the customer's data as them: only the page's own origin may post these (review K1).
+  const ownForm: RequestHandler = (req, res, next) =>
+    ownOrigin(req, parts.url()) ? next() : res.status(403).json({ error: 'not from the demo store page' });
+  routes.post('/checkout', ownForm, express.urlencoded({ extended: false, limit: 1_024 }), checkout(parts, checkedOut));
+  if (storefront.dataRequest) routes.post('/data-request', ownForm, askForData(parts));
   const { sidePath } = storefront;
   if (sidePath !== undefined)
     routes.all(
@@ -299,7 +303,9 @@ const paidWords = ({ order, ...sent }: SentOrder): string =>
     : `Order ${orderName({ order, ...sent })} is paid: ${order.total} to pay.`;
 
 function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).type('html').set('cache-control', 'no-store').set('referrer-policy', 'no-referrer');
+  // same-origin, not no-referrer: under no-referrer a browser posts the page's own forms with Origin: null, as a
+  // sandboxed page of another site would, and ownForm could not tell them apart. Other sites still get no address.
+  res.status(status).type('html').set('cache-control', 'no-store').set('referrer-policy', 'same-origin');
   res.set('content-security-policy', CSP).send(html);
 }
 

@@ -182,7 +182,7 @@ export async function startBridge(
     await platforms.prepare(() => engine.foldInbox());
     await linkEarlierShops(store, accounts, logger);
     // A run without the demo (a store of the merchant's is connected): the demo's shops, links and trial accounts go.
-    if (!secrets) await forgetDemoShops(accounts, logger);
+    if (!secrets) await forgetDemoShops(accounts, store, logger);
   } catch (error) {
     await engine.stop();
     await opened.release();

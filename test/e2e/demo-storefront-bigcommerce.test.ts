@@ -147,7 +147,7 @@ describe('the BigCommerce demo store', () => {
     const pay = (code: string) =>
       fetch(`${page}checkout`, {
         method: 'POST',
-        headers: { ...SIGNED_IN, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { ...SIGNED_IN, 'content-type': 'application/x-www-form-urlencoded', origin: new URL(page).origin },
         body: new URLSearchParams({ code }),
         redirect: 'manual',
       });

@@ -118,10 +118,11 @@ describe('the demo store page', () => {
   });
 
   it('sends a signed-in customer’s data request as Shopify does; the merchant sees it, exports it, answers it', async () => {
-    expect((await fetch(`${page}data-request`, { method: 'POST' })).status).toBe(400);
+    const origin = new URL(page).origin;
+    expect((await fetch(`${page}data-request`, { method: 'POST', headers: { origin } })).status).toBe(400);
     await eventually(() => expect(bridge.demo!.sentTo('shopify', SHOP).length).toBeGreaterThan(0), 30_000);
     const { cookie } = await demoSignIn(page);
-    const asked = await fetch(`${page}data-request`, { method: 'POST', headers: { cookie } });
+    const asked = await fetch(`${page}data-request`, { method: 'POST', headers: { cookie, origin } });
     expect(asked.status).toBe(200);
     expect(await asked.text()).toContain('Its owner sees it in Data requests');
     const session = SESSION.exec(await (await fetch(bridge.firstRun!.pageLink('shopify')!)).text())?.[1];
