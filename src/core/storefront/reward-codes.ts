@@ -2,7 +2,6 @@
 // the points (reservations.ts: a compare-and-set against the balance less all held), then makes the code in the store
 // for that customer. An order paid with the code takes its reservation (claimForOrder); the worker redeems its points
 // once, on the account that issued it (settled). The sweeper repairs what a crash leaves between (code-sweeper.ts).
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { alone, type AccountPool, type AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
@@ -13,7 +12,7 @@ import { codeIndexOrErased, reviveErasedCode, settleErasedHold } from './erased-
 import { removeOrphan } from './orphan-codes.ts';
 import { HolderFinder, heldIn, openIn, readHolders, usableCodes } from './customer-holders.ts';
 import { callContact, type ServiceCustomer } from './customer-points.ts';
-import type { FreshPoints, RedeemPoints } from './storefront-reader.ts';
+import type { RedeemPoints } from './storefront-reader.ts';
 import { rewardWords, type Reward } from './rewards.ts';
 import {
   CODE_KIND,
@@ -22,11 +21,7 @@ import {
   REDEEM_SKEW_MS,
   changeReservation,
   codeIndexId,
-  fencedOut,
-  heldPoints,
-  newCode,
   release,
-  pruned,
   takenBy,
   reservationNow,
   type CodeIndex,
@@ -34,13 +29,11 @@ import {
   type Reservation,
 } from './reservations.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 export type { RedeemAnswer } from './redeem-answer.ts';
 import type { RedeemAnswer } from './redeem-answer.ts';
+import { MAX_OPEN_CODES, reserveCode } from './reserve-code.ts';
 
-/** Unused codes a customer may hold in a shop (a page that redeems by mistake, forged clicks), counted at the
- * reservation's own compare-and-set, so a burst cannot pass it. */
-export const MAX_OPEN_CODES = 3;
+export { MAX_OPEN_CODES } from './reserve-code.ts';
 
 export interface RewardCodesParts {
   store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord' | 'customerOrders'>;
@@ -112,67 +105,22 @@ export class RewardCodes {
     if (read.ok === 'short') return { kind: 'short', available: read.available, points: reward.points };
     if (!read.ok) return { kind: 'busy', retryAfterSeconds: read.retryAfterSeconds };
     await this.#holders.reservingUnder(pool, account.id);
-    const reserved = await this.#reserve(asked, { holder, others, first: pool.holder }, read);
+    const parts = {
+      ...{ store: this.#o.store, now: this.#now },
+      end: (id: string, reservation: Reservation, change: ReturnType<typeof release>) =>
+        this.end(id, reservation, change),
+      holdersNow: async () => {
+        const found = await this.#holders.of(await named.account.pool(), customer);
+        return [found.id, ...found.others];
+      },
+    };
+    const reserved = await reserveCode(parts, asked, { holder, others, first: pool.holder }, read);
     if (reserved.kind !== 'reserved') return reserved;
     this.#o.reader.dropBalance(account.id, callContact(customer));
     // The code is made for the customer as the platform's record names them (named), not by an e-mail of another shop.
     const issued = await this.#issue(named, holder, reserved.reservation, codes);
     if (issued.kind !== 'issued') return issued;
     return { ...issued, available: Math.max(0, reserved.available - reward.points) };
-  }
-
-  /**
-   * The reservation, added only if the balance as read, less everything the customer's holder holds at that write,
-   * covers the reward, and the customer holds fewer than MAX_OPEN_CODES open codes in the shop at that write. The
-   * others' held points and codes are read just before it, and count as well.
-   */
-  async #reserve(
-    asked: Redemption,
-    { holder, others, first }: { holder: string; others: string[]; first: string },
-    read: Extract<FreshPoints, { ok: true }>,
-  ): Promise<{ kind: 'reserved'; reservation: Reservation; available: number } | RedeemAnswer> {
-    const { platform, shop, account, customer, reward } = asked;
-    const now = this.#now();
-    const reservation: Reservation = {
-      id: randomUUID(),
-      platform,
-      shop,
-      customerId: asked.customerId,
-      rewardId: reward.id,
-      points: reward.points,
-      amountOff: reward.amountOff,
-      code: newCode(),
-      state: 'reserving',
-      expiresAt: new Date(now.getTime() + reward.expiresInDays * DAY_MS).toISOString(),
-      createdAt: now.toISOString(),
-      ...(account.id === first ? {} : { account: account.id }),
-    };
-    // The code's own record first: a crash after it leaves a record that points at nothing, which the sweeper
-    // drops; the other way round would leave a held reservation nothing lists.
-    const index: CodeIndex = { platform, shop, holder, reservation: reservation.id, createdAt: now.toISOString() };
-    await this.#o.store.addRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, reservation.code), index);
-    const { balance } = read.points;
-    const besides = await readHolders(this.#o.store, others);
-    const heldBesides = heldIn(besides, read.readStartedAt, balance.source);
-    let available = 0;
-    let tooMany = false;
-    const { changed } = await this.#o.store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
-      available =
-        balance.approved - balance.redeemed - heldBesides - heldPoints(current, read.readStartedAt, balance.source);
-      tooMany = openIn([current, ...besides], asked, now) >= MAX_OPEN_CODES;
-      if (tooMany || available < reward.points) return undefined;
-      const reservations = [...(current?.reservations ?? []), reservation];
-      return { put: pruned({ ...current, account: first, customer, reservations }, now) };
-    });
-    if (changed) {
-      // A cover check looked at the holder since the read began (after a cancel it may not show), before this write.
-      if (!(await fencedOut(this.#o.store, holder, read, () => this.#now().getTime())))
-        return { kind: 'reserved', reservation, available };
-      await this.end(holder, reservation, release('its balance was read before a cancel of its points', this.#now()));
-      return { kind: 'busy', retryAfterSeconds: 1 };
-    }
-    await this.#o.store.deleteRecord(CODE_KIND, codeIndexId(platform, shop, reservation.code));
-    return tooMany ? { kind: 'too-many' } : { kind: 'short', available: Math.max(0, available), points: reward.points };
   }
 
   /** The reserved code made in the store and marked issued; or, where it could not be, nothing left usable. */
