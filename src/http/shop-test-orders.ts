@@ -36,12 +36,17 @@ const FOLDED_WITHIN_MS = 5_000;
  */
 function ledgerNews(store: LedgerStore) {
   let waiting = new Set<() => void>();
-  store.onWork(() => {
-    const woken = waiting;
-    waiting = new Set();
-    for (const wake of woken) wake();
-  });
+  let listening = false;
   return async (found: () => Promise<boolean>, deadline: number): Promise<void> => {
+    // At the first wait, not when the routes are made: making them asks nothing of the store.
+    if (!listening) {
+      listening = true;
+      store.onWork(() => {
+        const woken = waiting;
+        waiting = new Set();
+        for (const wake of woken) wake();
+      });
+    }
     for (;;) {
       let wake = () => {};
       // Listening before the look: news between the look and the wait is not missed.
