@@ -41,9 +41,12 @@ export function poolsFrom(read: () => Promise<PoolCandidate[]>, now: () => numbe
     candidates.catch(() => (kept?.candidates === candidates ? (kept = undefined) : undefined));
     return candidates;
   };
-  return (self: string) => async (): Promise<AccountPool> => {
+  // `key`: the account's own as its runtime calls with it (poolKey). One given another key just now reads them anew,
+  // or for POOLS_FRESH_MS it would reserve alone on the balance of the pool it joined (review L2).
+  return (self: string, key?: string) => async (): Promise<AccountPool> => {
     let candidates = !kept || now() - kept.at >= POOLS_FRESH_MS ? await fresh() : await kept.candidates;
-    if (!candidates.some((each) => each.id === self)) candidates = await fresh();
+    const known = (each: PoolCandidate) => each.id === self && (key === undefined || each.key === key);
+    if (!candidates.some(known)) candidates = await fresh();
     return poolOf(self, candidates);
   };
 }

@@ -91,7 +91,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     authPause: pauseFor(DEFAULT_ACCOUNT, 'default', () => probeRead(client), parts.onPauseChange),
     reserveCall: (share) => client.limiter.reserve(share),
     budgetId: budgetIdOf(client.limiter),
-    pool: poolFor(DEFAULT_ACCOUNT),
+    pool: poolFor(DEFAULT_ACCOUNT, envKey),
   };
 
   // One limiter per service, API key and limit, kept across the runtimes an account's changes make (a setting
@@ -154,7 +154,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
         authPause: pauseFor(record.id, record.name, () => probeRead(accountClient)),
         reserveCall: (share) => accountClient.limiter.reserve(share),
         budgetId: budgetIdOf(accountClient.limiter),
-        pool: poolFor(record.id),
+        pool: poolFor(record.id, poolKey(budgetKeyOf(record.baseUrl, record.apiKey))),
       };
     },
     probe: async (record) => {

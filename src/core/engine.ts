@@ -233,6 +233,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
           await store.addDeadLetter(letter);
           throw error;
         }
+        // A sweeper's pass between the two put the letter back (refused-codes.ts): the order holds it no more.
+        await store.removeDeadLetter(letter.id);
         return { retried: true };
       }
       const delivery = letter.delivery;
@@ -261,8 +263,11 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     async discardDeadLetter(id) {
       // Whoever removes it handles it: two discards at once (two tabs) settle once.
       const letter = await store.removeDeadLetter(id);
-      if (letter?.kind === 'call' && letter.operation === 'redeem' && letter.orderKey)
+      if (letter?.kind === 'call' && letter.operation === 'redeem' && letter.orderKey) {
         await theWorker.discarded(letter.orderKey, letter);
+        // As a retry's: a letter put back meanwhile names a choice made.
+        await store.removeDeadLetter(letter.id);
+      }
       return letter;
     },
     async drain() {

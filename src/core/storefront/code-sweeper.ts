@@ -63,7 +63,7 @@ export interface CodeSweeperParts {
     | 'deleteRecord'
     | 'getOrder'
     | 'getDeadLetter'
-    | 'addDeadLetter'
+    | `${'add' | 'remove'}DeadLetter`
     | 'exclusive'
     | 'updateProgress'
   >;

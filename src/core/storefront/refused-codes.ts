@@ -12,7 +12,7 @@ import { release, type CodeIndex, type Reservation } from './reservations.ts';
 import type { RewardCodes } from './reward-codes.ts';
 
 export interface RefusedParts {
-  store: Pick<LedgerStore, 'getOrder' | 'getDeadLetter' | 'addDeadLetter'>;
+  store: Pick<LedgerStore, 'getOrder' | 'getDeadLetter' | 'addDeadLetter' | 'removeDeadLetter'>;
   codes: Pick<RewardCodes, 'end' | 'settled'>;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
 }
@@ -78,8 +78,9 @@ export async function sweepRefused(
 /**
  * The order's held redeem's dead letter, put back where it is gone while the order still holds it: a retry or a
  * discard removes the letter first (whoever removes it acts), then tells the order, and a bridge that stopped between
- * the two left no letter to retry or discard, the points held for good (review J, 6). One finishing on another bridge
- * just now finds the put-back letter holding nothing of the order (its retry and discard then change nothing).
+ * the two left no letter to retry or discard, the points held for good (review J, 6). One that was only slow tells the
+ * order as this puts the letter back: whichever of the two looks last at the other's write removes the letter again
+ * (here, or engine.ts after telling), so no letter stays naming a choice already made (review L, 1).
  */
 async function putBackTaken(o: RefusedParts, order: OrderRecord, reservation: Reservation): Promise<void> {
   const id = order.work.held.redeem!;
@@ -92,4 +93,6 @@ async function putBackTaken(o: RefusedParts, order: OrderRecord, reservation: Re
       'A retry or discard of its dead letter did not finish (the bridge stopped): retry it once the customer has the ' +
       'points again, or discard this.',
   });
+  // The retry or discard went on after all, telling the order as this was put back: it holds the letter no more.
+  if ((await o.store.getOrder(order.key))?.work.held.redeem !== id) await o.store.removeDeadLetter(id);
 }

@@ -22,6 +22,7 @@ import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import { exportedReservation } from './reward-export.ts';
 import { dropErasedCodesOf, erasedCodesOf, keepErasedCode } from './erased-codes.ts';
+import { formerFirsts } from './pool-firsts.ts';
 import {
   anonymousHolder,
   fateAtShopErasure,
@@ -112,12 +113,14 @@ export class RewardPrivacy implements KeptRecords {
 
   /**
    * The accounts whose holders keep the account's reservations: every account's, or the account's own and its pool's
-   * first's, under whose holders a pool's member reserves (review J, 3). All with no account.
+   * first's, under whose holders a pool's member reserves (review J, 3), and every first it reserved under before its
+   * pool changed (pool-firsts.ts; review L, 3). All with no account.
    */
   async #holderAccounts(account?: string): Promise<string[]> {
     if (account === undefined) return (await this.#o.accounts.all()).map((each) => each.id);
     const first = (await (await this.#o.accounts.runtime(account))?.pool())?.holder;
-    return first === undefined || first === account ? [account] : [account, first];
+    const firsts = [...(first === undefined ? [] : [first]), ...(await formerFirsts(this.#o.store, [account]))];
+    return [...new Set([account, ...firsts])];
   }
 
   #now = () => this.#o.now?.() ?? new Date();

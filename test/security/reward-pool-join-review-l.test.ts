@@ -1,0 +1,61 @@
+// Review L of issue 64: a store's account given the key of another's joins its pool (account-pools.ts), but each
+// process keeps the accounts' keys POOLS_FRESH_MS, and a changed key read them anew no sooner: for those seconds the
+// joining account reserved alone, under its own holder, on the pool's shared balance, while the first's redeems counted
+// only their own pool: a customer's two presses, one in each store, one after the other, made two codes of one
+// balance. An account whose runtime's key the kept list does not show now reads the list anew. A real engine and
+// worker on the sandbox over HTTP (test/helpers/reward-world.ts), both ledgers.
+import { describe, expect, it } from 'vitest';
+import { poolsFrom, type PoolCandidate } from '../../src/accounts/account-pools.ts';
+import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
+import { ledgerBackends } from '../helpers/ledger-backends.ts';
+import { BIG, PLATFORM, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+
+const world = sandboxWithEngines();
+
+let next = 0;
+const approved = (email: string) => world.sandbox.store.balance({ name: '', email, mobile: '' }).approved;
+
+async function customerWith(w: RewardWorld, orders: number): Promise<string> {
+  const email = `review-l-${++next}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  for (let each = 0; each < orders; each += 1) await w.earn(email, String(64_997_000 + ++next));
+  await w.settle();
+  await eventually(() => expect(approved(email)).toBe(orders * 100));
+  return email;
+}
+
+describe.each(ledgerBackends())('review L of the reward money, a pool joined (%s)', (_name, runs, open) => {
+  it.runIf(runs)('L2: a store given the pool’s key just now makes no second code of the same points', async () => {
+    const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+    const ada = await customerWith(w, 2);
+    let candidates: PoolCandidate[] = [
+      { id: w.account.id, key: 'the shared key', createdAt: '' },
+      { id: 'second-store', key: 'a key of its own', createdAt: new Date().toISOString() },
+    ];
+    const clock = { now: 0 };
+    const pools = poolsFrom(
+      async () => candidates,
+      () => clock.now,
+    );
+    const first: AccountRuntime = { ...w.account, pool: pools(w.account.id, 'the shared key') };
+    const second: AccountRuntime = {
+      ...w.account,
+      id: 'second-store',
+      name: 'second-store',
+      pool: pools('second-store', 'the shared key'),
+    };
+    await first.pool();
+    // The merchant gives the second store the first's key (its calls now reach Ada's 200 points there) ...
+    candidates = [candidates[0]!, { ...candidates[1]!, key: 'the shared key' }];
+    clock.now += 1_000;
+    const redeem = (account: AccountRuntime, shop: string) =>
+      w.codes.redeem({
+        ...{ platform: PLATFORM, shop, customerId: `customer-${ada}`, account },
+        ...{ customer: { email: ada }, reward: BIG },
+      });
+    // ... and Ada redeems her 200 points in the second store, then in the first.
+    expect((await redeem(second, 'shop-2')).kind).toBe('issued');
+    expect((await redeem(first, 'shop-1')).kind).toBe('short');
+    expect(w.store.live()).toHaveLength(1);
+  });
+});
