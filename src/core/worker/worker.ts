@@ -845,6 +845,9 @@ export class Worker {
   async retry(orderKey: string, deadLetterId: string, lane: Lane = 'live'): Promise<void> {
     await this.#o.store.updateProgress(orderKey, (record) => {
       record.lane = laneAfter(record, lane);
+      // Only the letter that held the redeem lets a person's retry send a redeem in doubt again: a stale letter (one a
+      // crash left after its order was told) must not, while a redeem sent since is in doubt with no letter yet.
+      const redeemHeld = record.work.held.redeem === deadLetterId;
       const held = Object.entries(record.work.held).filter(([, id]) => id !== deadLetterId);
       record.work = {
         attempts: 0,
@@ -853,7 +856,7 @@ export class Worker {
         lastError: null,
         held: Object.fromEntries(held),
       };
-      if (record.work.held.redeem === undefined) forgetRedeemsInDoubt(record.upstream);
+      if (redeemHeld) forgetRedeemsInDoubt(record.upstream);
     });
     this.#loop.wake();
   }
