@@ -43,10 +43,12 @@ export function poolsFrom(read: () => Promise<PoolCandidate[]>, now: () => numbe
   };
   // `key`: the account's own as its runtime calls with it (poolKey). One given another key just now reads them anew,
   // or for POOLS_FRESH_MS it would reserve alone on the balance of the pool it joined (review L2).
-  return (self: string, key?: string) => async (): Promise<AccountPool> => {
-    let candidates = !kept || now() - kept.at >= POOLS_FRESH_MS ? await fresh() : await kept.candidates;
-    const known = (each: PoolCandidate) => each.id === self && (key === undefined || each.key === key);
-    if (!candidates.some(known)) candidates = await fresh();
-    return poolOf(self, candidates);
-  };
+  return (self: string, key?: string) =>
+    async (asked?: 'fresh'): Promise<AccountPool> => {
+      const stale = !kept || now() - kept.at >= POOLS_FRESH_MS;
+      let candidates = asked === 'fresh' || stale ? await fresh() : await kept!.candidates;
+      const known = (each: PoolCandidate) => each.id === self && (key === undefined || each.key === key);
+      if (!candidates.some(known)) candidates = await fresh();
+      return poolOf(self, candidates);
+    };
 }

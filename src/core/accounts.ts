@@ -47,8 +47,11 @@ export interface AccountRuntime {
   readonly budgetId?: string;
   /** Rules of its saved settings that cannot run (a pattern RE2 cannot compile), each off until it is fixed. */
   readonly pausedRules?: readonly PausedRule[];
-  /** The accounts sharing its service and key, as they are now: one pool of points per customer (AccountPool). */
-  readonly pool: () => Promise<AccountPool>;
+  /**
+   * The accounts sharing its service and key: one pool of points per customer (AccountPool). As kept for a few
+   * seconds; `'fresh'`, read now (a redeem: another account may have just taken this pool's key, and lead it).
+   */
+  readonly pool: (read?: 'fresh') => Promise<AccountPool>;
 }
 
 /**

@@ -58,4 +58,48 @@ describe.each(ledgerBackends())('review L of the reward money, a pool joined (%s
     expect((await redeem(first, 'shop-1')).kind).toBe('short');
     expect(w.store.live()).toHaveLength(1);
   });
+
+  it.runIf(runs)(
+    'L2: a pool’s member on another instance reads the pool anew for a redeem when its new first joined',
+    async () => {
+      const w = await rewardWorld(world, await open(), { rewards: [BIG] });
+      const ada = await customerWith(w, 2);
+      // The first store's account is the older: given the second's key, it leads their pool.
+      let candidates: PoolCandidate[] = [
+        { id: w.account.id, key: 'a key of its own', createdAt: '' },
+        { id: 'second-store', key: 'the shared key', createdAt: new Date().toISOString() },
+      ];
+      const clock = { now: 0 };
+      // Two instances, each keeping the accounts' keys for a few seconds.
+      const [onX, onY] = [
+        poolsFrom(
+          async () => candidates,
+          () => clock.now,
+        ),
+        poolsFrom(
+          async () => candidates,
+          () => clock.now,
+        ),
+      ];
+      const first: AccountRuntime = { ...w.account, pool: onX(w.account.id, 'the shared key') };
+      const second: AccountRuntime = {
+        ...w.account,
+        id: 'second-store',
+        name: 'second-store',
+        pool: onY('second-store'),
+      };
+      await second.pool();
+      candidates = [{ ...candidates[0]!, key: 'the shared key' }, candidates[1]!];
+      clock.now += 1_000;
+      const redeem = (account: AccountRuntime, shop: string) =>
+        w.codes.redeem({
+          ...{ platform: PLATFORM, shop, customerId: `customer-${ada}`, account },
+          ...{ customer: { email: ada }, reward: BIG },
+        });
+      // Ada redeems her 200 points in the first store (on instance X), then in the second (on Y, which kept the keys).
+      expect((await redeem(first, 'shop-1')).kind).toBe('issued');
+      expect((await redeem(second, 'shop-2')).kind).toBe('short');
+      expect(w.store.live()).toHaveLength(1);
+    },
+  );
 });

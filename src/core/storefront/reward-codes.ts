@@ -93,7 +93,8 @@ export class RewardCodes {
     const codes = this.#o.codesOf(named.platform);
     if (!codes) return { kind: 'not-allowed' };
     // Read anew: the holder every redeem of the service's customer writes, and the others that hold their points.
-    const pool = await named.account.pool();
+    // The pool read now: an account that took its key a moment ago leads it (review L), whatever this instance kept.
+    const pool = await named.account.pool('fresh');
     const { customer, id: holder, others } = await this.#holders.of(pool, named.customer);
     if ('mobile' in customer) return { kind: 'needs-email' };
     const asked = { ...named, customer };
