@@ -1,7 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import SlowFirstSequencer from './test/helpers/slow-first-sequencer.ts';
 
 // Node 24 and later keep the code compiled from the type-stripped sources here, for the test workers (which inherit
 // this environment) and the bridges they start (test/helpers/compile-cache.ts): each load of the bridge then takes
@@ -77,7 +76,6 @@ export default defineConfig({
     experimental: { viteModuleRunner: false, nodeLoader: false },
     maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
-    sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ['./test/helpers/global-setup.ts'],
     projects: [
       {
