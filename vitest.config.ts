@@ -6,6 +6,12 @@ import { defineConfig } from 'vitest/config';
 // this environment) and the bridges they start (test/helpers/compile-cache.ts): each load of the bridge then takes
 // about 0.6 s of processor instead of 1.1 s. Keyed by each file's content, so an edited file is compiled anew.
 process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'loyalty-bridge-compile-cache');
+// Node 22 does not keep the stripped sources: test/helpers/strip-cache.ts does, for the workers and their bridges.
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  const hook = `--import=${new URL('./test/helpers/strip-cache.ts', import.meta.url).href}`;
+  if (!process.env.NODE_OPTIONS?.includes(hook))
+    process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} ${hook}`.trim();
+}
 
 // `npm run test:node-lines` (CI on Node 24 and 26, docs/development.md): the tests that drive Node's own APIs. What a
 // new line of Node changes is Node: type stripping, child processes and signals, files and fsync, crypto, sockets,

@@ -74,6 +74,12 @@ export const freePort = () =>
     });
   });
 
+/** How this process's Node loads code (its compile cache; under the suite, its cache of stripped sources), for its servers. */
+function nodeLoading(): Record<string, string> {
+  const { NODE_COMPILE_CACHE: cache, NODE_OPTIONS: options } = process.env;
+  return { ...(cache ? { NODE_COMPILE_CACHE: cache } : {}), ...(options ? { NODE_OPTIONS: options } : {}) };
+}
+
 /**
  * Starts node with args. `prefix` runs it under another program (strace
  * injecting a delay into every fsync: a slow disk); RSS and CPU are then
@@ -88,7 +94,7 @@ export async function startServer(
   const started = performance.now();
   const [command, ...rest] = [...prefix, process.execPath, ...args];
   const child: ChildProcess = spawn(command!, rest, {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', [portVariable]: String(port), ...env },
+    env: { PATH: process.env.PATH ?? '', ...nodeLoading(), HOST: '127.0.0.1', [portVariable]: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
     // A group of its own: stop() ends the group, so a prefix (strace) that
     // detaches from node when signalled cannot leave node running behind it.

@@ -26,8 +26,9 @@ describe.skipIf(!oldNode || Number(/^v(\d+)/.exec(oldNode)?.[1]) >= 22)('npm ins
       ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
       {
         cwd: dir,
-        // npm's own cache, which the project's install filled: npm resolves the tree before it checks the engine.
-        env: { ...process.env, PATH: '/usr/bin:/bin' },
+        // npm's own cache, which the project's install filled: npm resolves the tree before it checks the engine. A
+        // newcomer's NODE_OPTIONS is empty; the suite's loads its cache of stripped sources, which this Node lacks.
+        env: { ...process.env, PATH: '/usr/bin:/bin', NODE_OPTIONS: '' },
       },
     );
     const failed = await run.then(
