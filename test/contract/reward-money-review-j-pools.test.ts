@@ -3,31 +3,26 @@
 // rotated at the same service, the old one leaked), it still counts the firsts it reserved under (pool-firsts.ts).
 // Before that, it counted its own holders alone: the same points made a second code, refused at the service at use.
 import { describe, expect, it } from 'vitest';
-import { poolOf, type PoolCandidate } from '../../src/accounts/account-pools.ts';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
-import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
+import { poolOf } from '../../src/accounts/account-pools.ts';
+import { sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { BIG, PLATFORM, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import {
+  BIG,
+  customerWithPoints,
+  redeemIn,
+  rewardWorld,
+  secondStoreIn,
+  twoStores,
+  type RewardWorld,
+} from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 
 let next = 0;
 const orderId = () => String(64_996_000 + ++next);
-const approved = (email: string) => world.sandbox.store.balance({ name: '', email, mobile: '' }).approved;
 
-async function customerWith(w: RewardWorld, orders: number): Promise<string> {
-  const email = `review-j-pool-${++next}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  for (let each = 0; each < orders; each += 1) await w.earn(email, orderId());
-  await w.settle();
-  await eventually(() => expect(approved(email)).toBe(orders * 100));
-  return email;
-}
-
-const redeemIn = (w: RewardWorld, account: AccountRuntime, email: string, shop: string) =>
-  w.codes.redeem({
-    ...{ platform: PLATFORM, shop, customerId: `customer-${email}`, account },
-    ...{ customer: { email }, reward: BIG },
-  });
+const customerWith = (w: RewardWorld, orders: number) =>
+  customerWithPoints(world, w, { earned: orders * 100, orderId, prefix: 'review-j-pool' });
 
 describe.each(ledgerBackends())(
   'a pool whose member leaves while its codes are open, review J (%s)',
@@ -36,15 +31,8 @@ describe.each(ledgerBackends())(
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       const ada = await customerWith(w, 2);
       // The merchant's second store, on an account of its own with the same service and key: one pool.
-      const candidates: PoolCandidate[] = [
-        { id: w.account.id, key: 'the same key', createdAt: '' },
-        { id: 'second-store', key: 'the same key', createdAt: new Date().toISOString() },
-      ];
-      const second: AccountRuntime = {
-        ...w.account,
-        ...{ id: 'second-store', name: 'second-store' },
-        pool: async () => poolOf('second-store', candidates),
-      };
+      const candidates = twoStores(w, 'the same key', 'the same key');
+      const second = secondStoreIn(w, async () => poolOf('second-store', candidates));
       expect((await redeemIn(w, second, ada, 'shop-2')).kind).toBe('issued');
       // The second store's key is rotated (same service, same customers): the registry finds it alone now.
       candidates[1] = { ...candidates[1]!, key: 'the rotated key' };

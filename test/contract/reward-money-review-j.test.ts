@@ -4,7 +4,6 @@
 // customer keeps the points to spend again. So must a refused code's, for the merchant's retry of its dead letter.
 import { describe, expect, it } from 'vitest';
 import { poolOf } from '../../src/accounts/account-pools.ts';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
 import { PLACED_WAIT_MS } from '../../src/core/storefront/code-sweeper.ts';
 import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
@@ -14,7 +13,10 @@ import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import {
   BIG,
   DAY_MS,
-  PLATFORM,
+  redeemIn,
+  refusedAtUse,
+  secondStoreIn,
+  twoStores,
   SHOP,
   SETTLE_MS,
   privacyOf,
@@ -38,15 +40,8 @@ const approved = (email: string) => world.sandbox.store.balance({ name: '', emai
  * world's account) holds every code the second store reserves; and the erasure as the bridge's accounts wire it.
  */
 function secondStore(w: RewardWorld) {
-  const candidates = [
-    { id: w.account.id, key: 'the same key', createdAt: '' },
-    { id: 'second-store', key: 'the same key', createdAt: new Date().toISOString() },
-  ];
-  const second: AccountRuntime = {
-    ...w.account,
-    ...{ id: 'second-store', name: 'second-store' },
-    pool: async () => poolOf('second-store', candidates),
-  };
+  const candidates = twoStores(w, 'the same key', 'the same key');
+  const second = secondStoreIn(w, async () => poolOf('second-store', candidates));
   const accounts = {
     all: async () => [w.account, second],
     runtime: async (id: string) => [w.account, second].find((each) => each.id === id),
@@ -110,14 +105,9 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       w.engine.privacy.kept.add(privacyOf(w));
-      const { email, code } = await customerWithCode(w, 200);
       // Her points are spent elsewhere; the order that paid with the code is refused its redeem (a dead letter).
-      world.sandbox.store.redeem({ email }, 200);
-      w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
-      await w.pay(orderId(), [code], { customer: { name: 'Ada', email, mobile: null } });
-      await w.settle();
+      const { email, refusal } = await refusedAtUse(world, w, { orderId, prefix: 'review-j' });
       expect((await w.reservations(email)).map((each) => each.state)).toEqual(['refused']);
-      const [refusal] = await w.engine.store.listDeadLetters();
       await w.engine.privacy.eraseCustomer({ emails: [email], phones: [], orderIds: [] }, 'admin');
       // She earns again at the service; the merchant retries the refused redeem, as its letter says to.
       for (const id of [orderId(), orderId()]) await w.earn(email, id);
@@ -139,10 +129,7 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       const { email } = await customerWithCode(w, 400);
       const { second, privacy } = secondStore(w);
-      const there = await w.codes.redeem({
-        ...{ platform: PLATFORM, shop: 'shop-2', customerId: `customer-${email}`, account: second },
-        ...{ customer: { email }, reward: BIG },
-      });
+      const there = await redeemIn(w, second, email, 'shop-2');
       expect(there.kind).toBe('issued');
       // The second store's merchant asks for the customer's erasure from their account (its shops' data alone).
       const match = { emails: [email], phones: [], orderIds: [] };
@@ -168,10 +155,7 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
         ...{ account: w.account.id, customer: { email }, reservations: [], redeemedEarlier: 100 },
       });
       const { second, privacy } = secondStore(w);
-      const there = await w.codes.redeem({
-        ...{ platform: PLATFORM, shop: 'shop-2', customerId: `customer-${email}`, account: second },
-        ...{ customer: { email }, reward: BIG },
-      });
+      const there = await redeemIn(w, second, email, 'shop-2');
       expect(there.kind).toBe('issued');
       await privacy.eraseCustomer({ emails: [email], phones: [], orderIds: [] }, 'second-store');
       // A balance the first store counts from the ledger still leaves those 100 out.
@@ -184,12 +168,7 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
     'J6: a refused code whose dead letter a retry took when the bridge stopped can still be retried or discarded',
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
-      const { email, code } = await customerWithCode(w, 200);
-      world.sandbox.store.redeem({ email }, 200);
-      w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
-      await w.pay(orderId(), [code], { customer: { name: 'Ada', email, mobile: null } });
-      await w.settle();
-      const [refusal] = await w.engine.store.listDeadLetters();
+      const { email, code, refusal } = await refusedAtUse(world, w, { orderId, prefix: 'review-j' });
       // A person presses Retry: the bridge takes the letter (whoever removes it retries it), and stops right then,
       // before the order is told (engine.ts, retryDeadLetter).
       await w.ledger.removeDeadLetter(refusal!.id);

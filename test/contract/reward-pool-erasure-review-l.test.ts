@@ -3,15 +3,16 @@
 // before stay under the former first's holders (pool-firsts.ts), which that request never read: the code stayed
 // usable and the customer's e-mail kept. A real engine and worker on the sandbox over HTTP, both ledgers.
 import { describe, expect, it } from 'vitest';
-import { poolOf, type PoolCandidate } from '../../src/accounts/account-pools.ts';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { poolOf } from '../../src/accounts/account-pools.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { createLogger } from '../../src/logger.ts';
 import { sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import {
   BIG,
-  PLATFORM,
+  redeemIn,
+  secondStoreIn,
+  twoStores,
   SETTLE_MS,
   rewardWorld,
   customerWithCode as withCode,
@@ -30,19 +31,9 @@ describe.each(ledgerBackends())('a pool’s second store’s erasure, review L (
   it.runIf(runs)('L3: after the pool’s first took a key of its own, it still finds the store’s codes', async () => {
     const w = await rewardWorld(world, await open(), { rewards: [BIG] });
     const { email } = await customerWithCode(w, 400);
-    let candidates: PoolCandidate[] = [
-      { id: w.account.id, key: 'the same key', createdAt: '' },
-      { id: 'second-store', key: 'the same key', createdAt: new Date().toISOString() },
-    ];
-    const second: AccountRuntime = {
-      ...w.account,
-      ...{ id: 'second-store', name: 'second-store' },
-      pool: async () => poolOf('second-store', candidates),
-    };
-    const there = await w.codes.redeem({
-      ...{ platform: PLATFORM, shop: 'shop-2', customerId: `customer-${email}`, account: second },
-      ...{ customer: { email }, reward: BIG },
-    });
+    let candidates = twoStores(w, 'the same key', 'the same key');
+    const second = secondStoreIn(w, async () => poolOf('second-store', candidates));
+    const there = await redeemIn(w, second, email, 'shop-2');
     expect(there.kind).toBe('issued');
     // The first store's account is given a key of its own: the second store is alone now.
     candidates = [{ ...candidates[0]!, key: 'a new key' }, candidates[1]!];

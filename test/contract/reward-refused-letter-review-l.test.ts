@@ -5,25 +5,17 @@
 import { describe, expect, it } from 'vitest';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { BIG, DAY_MS, rewardWorld, customerWithCode as withCode, type RewardWorld } from '../helpers/reward-world.ts';
+import { BIG, DAY_MS, refusedAtUse, rewardWorld } from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 
 let next = 0;
 const orderId = () => String(64_996_000 + ++next);
 
-const customerWithCode = (w: RewardWorld, earned: number) =>
-  withCode(world, w, { earned, orderId, prefix: 'review-l' });
-
 describe.each(ledgerBackends())('a refused code’s dead letter, review L (%s)', (_n, runs, open) => {
   it.runIf(runs)('L1: a sweeper pass amid a person’s discard leaves no letter behind the discard', async () => {
     const w = await rewardWorld(world, await open(), { rewards: [BIG] });
-    const { email, code } = await customerWithCode(w, 200);
-    world.sandbox.store.redeem({ email }, 200);
-    w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
-    await w.pay(orderId(), [code], { customer: { name: 'Ada', email, mobile: null } });
-    await w.settle();
-    const [refusal] = await w.engine.store.listDeadLetters();
+    const { email, code, refusal } = await refusedAtUse(world, w, { orderId, prefix: 'review-l' });
     // A person presses Discard: the bridge takes the letter (engine.ts, discardDeadLetter), the sweeper passes just
     // then, before the order is told, and the discard goes on: the code's points are let go.
     const remove = w.ledger.removeDeadLetter.bind(w.ledger);

@@ -3,6 +3,7 @@
 // take-back's), and the CodeSweeper, and the codes of an in-memory store (fake-code-store.ts) on the clock the test moves. Customers earn
 // by fulfilled orders (100 approved points each, the sandbox's activity '1') and pay with codes by paid orders.
 import { expect } from 'vitest';
+import type { PoolCandidate } from '../../src/accounts/account-pools.ts';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { Engine } from '../../src/core/engine.ts';
 import type { OrderEvent } from '../../src/core/order-event.ts';
@@ -189,20 +190,68 @@ export const privacyOf = (w: RewardWorld) =>
 
 let made = 0;
 
-/**
- * A customer with `earned` approved points (100 an order, each numbered by `orderId`) and a code of 200 made in SHOP;
- * answers the e-mail and the code, the points read at `world`'s sandbox.
- */
-export async function customerWithCode(
+/** A customer with `earned` approved points (100 an order, each numbered by `orderId`), read at `world`'s sandbox. */
+export async function customerWithPoints(
   world: ReturnType<typeof sandboxWithEngines>,
   w: RewardWorld,
   { earned, orderId, prefix }: { earned: number; orderId: () => string; prefix: string },
-): Promise<{ email: string; code: string }> {
+): Promise<string> {
   const email = `${prefix}-${++made}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   for (let i = 0; i < earned / 100; i++) await w.earn(email, orderId());
   await w.settle();
   await eventually(() => expect(world.sandbox.store.balance({ name: '', email, mobile: '' }).approved).toBe(earned));
+  return email;
+}
+
+/** A customer with `earned` approved points and a code of 200 made in SHOP: the e-mail and the code. */
+export async function customerWithCode(
+  world: ReturnType<typeof sandboxWithEngines>,
+  w: RewardWorld,
+  options: { earned: number; orderId: () => string; prefix: string },
+): Promise<{ email: string; code: string }> {
+  const email = await customerWithPoints(world, w, options);
   const answer = await w.redeem(email, BIG);
   expect(answer.kind).toBe('issued');
   return { email, code: (answer as { code: string }).code };
 }
+
+/**
+ * A customer's code of 200 used at checkout and refused at its order: her points were spent elsewhere first, so the
+ * order's redeem is refused at the service and kept as a dead letter (the refusal).
+ */
+export async function refusedAtUse(
+  world: ReturnType<typeof sandboxWithEngines>,
+  w: RewardWorld,
+  options: { orderId: () => string; prefix: string },
+) {
+  const { email, code } = await customerWithCode(world, w, { ...options, earned: 200 });
+  world.sandbox.store.redeem({ email }, 200);
+  w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
+  await w.pay(options.orderId(), [code], { customer: { name: 'Ada', email, mobile: null } });
+  await w.settle();
+  const [refusal] = await w.engine.store.listDeadLetters();
+  return { email, code, refusal };
+}
+
+/** The customer asks for BIG in `shop`, a store on `account` (a pool's member, say). */
+export const redeemIn = (w: RewardWorld, account: AccountRuntime, email: string, shop: string) =>
+  w.codes.redeem({
+    ...{ platform: PLATFORM, shop, customerId: `customer-${email}`, account },
+    ...{ customer: { email }, reward: BIG },
+  });
+
+/**
+ * The registry's candidates (account-pools.ts) for the merchant's two stores on one service: the world's account, the
+ * older, with `firstKey`, and the second store's, with `secondKey`. The same key makes them one pool.
+ */
+export const twoStores = (w: RewardWorld, firstKey: string, secondKey: string): PoolCandidate[] => [
+  { id: w.account.id, key: firstKey, createdAt: '' },
+  { id: 'second-store', key: secondKey, createdAt: new Date().toISOString() },
+];
+
+/** The merchant's second store, on an account of its own with the world's service, in the pool `pool` answers. */
+export const secondStoreIn = (w: RewardWorld, pool: AccountRuntime['pool']): AccountRuntime => ({
+  ...w.account,
+  ...{ id: 'second-store', name: 'second-store' },
+  pool,
+});

@@ -5,15 +5,24 @@
 //   second store made under the first's holder is counted by no one in the second store: the same points, still held
 //   at the service under the old key, make another code there.
 import { describe, expect, it } from 'vitest';
-import { poolOf, type PoolCandidate } from '../../src/accounts/account-pools.ts';
-import type { AccountRuntime } from '../../src/core/accounts.ts';
+import { poolOf } from '../../src/accounts/account-pools.ts';
 import { fenceOf, holderId } from '../../src/core/storefront/reservations.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
 import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { BIG, PLATFORM, SHOP, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import {
+  BIG,
+  PLATFORM,
+  SHOP,
+  customerWithPoints,
+  redeemIn,
+  rewardWorld,
+  secondStoreIn,
+  twoStores,
+  type RewardWorld,
+} from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 
@@ -21,19 +30,8 @@ let next = 0;
 const orderId = () => String(64_990_000 + ++next);
 const approved = (email: string) => world.sandbox.store.balance({ name: '', email, mobile: '' }).approved;
 
-async function customerWith(w: RewardWorld, orders: number): Promise<string> {
-  const email = `review-i-${++next}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  for (let each = 0; each < orders; each += 1) await w.earn(email, orderId());
-  await w.settle();
-  await eventually(() => expect(approved(email)).toBe(orders * 100));
-  return email;
-}
-
-const redeemIn = (w: RewardWorld, account: AccountRuntime, email: string, shop: string) =>
-  w.codes.redeem({
-    ...{ platform: PLATFORM, shop, customerId: `customer-${email}`, account },
-    ...{ customer: { email }, reward: BIG },
-  });
+const customerWith = (w: RewardWorld, orders: number) =>
+  customerWithPoints(world, w, { earned: orders * 100, orderId, prefix: 'review-i' });
 
 describe.each(ledgerBackends())('review I of the reward money, pools (%s)', (_name, runs, open) => {
   it.runIf(runs)(
@@ -42,16 +40,8 @@ describe.each(ledgerBackends())('review I of the reward money, pools (%s)', (_na
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       const ada = await customerWith(w, 2);
       // The merchant's two stores on one service and key (the registry's candidates, account-pools.ts).
-      const candidates: PoolCandidate[] = [
-        { id: w.account.id, key: 'the same key', createdAt: '' },
-        { id: 'second-store', key: 'the same key', createdAt: new Date().toISOString() },
-      ];
-      const second: AccountRuntime = {
-        ...w.account,
-        id: 'second-store',
-        name: 'second-store',
-        pool: async () => poolOf('second-store', candidates),
-      };
+      const candidates = twoStores(w, 'the same key', 'the same key');
+      const second = secondStoreIn(w, async () => poolOf('second-store', candidates));
       const first = await redeemIn(w, second, ada, 'shop-2');
       expect(first.kind).toBe('issued');
       // The first store's account is given a key of its own (another program); the second keeps the old key, where

@@ -8,22 +8,28 @@
 import { describe, expect, it } from 'vitest';
 import { poolOf, type PoolCandidate } from '../../src/accounts/account-pools.ts';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
-import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
+import { sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
-import { BIG, PLATFORM, rewardWorld, type RewardWorld } from '../helpers/reward-world.ts';
+import {
+  BIG,
+  customerWithPoints,
+  redeemIn,
+  rewardWorld,
+  secondStoreIn,
+  twoStores,
+  type RewardWorld,
+} from '../helpers/reward-world.ts';
 
 const world = sandboxWithEngines();
 
 let next = 0;
-const approved = (email: string) => world.sandbox.store.balance({ name: '', email, mobile: '' }).approved;
 
-async function customerWith(w: RewardWorld, orders: number): Promise<string> {
-  const email = `review-k-${++next}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  for (let each = 0; each < orders; each += 1) await w.earn(email, String(64_995_000 + ++next));
-  await w.settle();
-  await eventually(() => expect(approved(email)).toBe(orders * 100));
-  return email;
-}
+const customerWith = (w: RewardWorld, orders: number) =>
+  customerWithPoints(world, w, {
+    earned: orders * 100,
+    orderId: () => String(64_995_000 + ++next),
+    prefix: 'review-k',
+  });
 
 describe.each(ledgerBackends())('review K of the reward money, pools (%s)', (_name, runs, open) => {
   it.runIf(runs)(
@@ -31,37 +37,24 @@ describe.each(ledgerBackends())('review K of the reward money, pools (%s)', (_na
     async () => {
       const w = await rewardWorld(world, await open(), { rewards: [BIG] });
       const ada = await customerWith(w, 4);
-      const before: PoolCandidate[] = [
-        { id: w.account.id, key: 'the same key', createdAt: '' },
-        { id: 'second-store', key: 'the same key', createdAt: new Date().toISOString() },
-      ];
+      const before = twoStores(w, 'the same key', 'the same key');
       // The first store's account given a key of its own: one instance (or a redeem begun before) still sees the
       // pool as it was, another sees it as it is.
       const after: PoolCandidate[] = [{ ...before[0]!, key: 'a new key' }, before[1]!];
-      const secondAs = (candidates: PoolCandidate[]): AccountRuntime => ({
-        ...w.account,
-        ...{ id: 'second-store', name: 'second-store' },
-        pool: async () => poolOf('second-store', candidates),
-      });
-      const redeem = (account: AccountRuntime, customerId: string) =>
-        w.codes.redeem({
-          ...{ platform: PLATFORM, shop: 'shop-2', customerId, account },
-          ...{ customer: { email: ada }, reward: BIG },
-        });
+      const secondAs = (candidates: PoolCandidate[]) =>
+        secondStoreIn(w, async () => poolOf('second-store', candidates));
+      const redeem = (account: AccountRuntime) => redeemIn(w, account, ada, 'shop-2');
       // A first code of her 400 points, under the pool as it was: the second store's note of its first is written.
-      expect((await redeem(secondAs(before), `customer-${ada}`)).kind).toBe('issued');
+      expect((await redeem(secondAs(before))).kind).toBe('issued');
       // Ada presses Redeem in two tabs, each reaching another instance.
-      const made = await Promise.all([
-        redeem(secondAs(before), `customer-${ada}`),
-        redeem(secondAs(after), `customer-${ada}`),
-      ]);
+      const made = await Promise.all([redeem(secondAs(before)), redeem(secondAs(after))]);
       // The 200 points left make one code at most, never a third code of 400 points: a press that met the other
       // lets go and asks her to press again (busy), and both may.
       const issued = made.filter(({ kind }) => kind === 'issued');
       expect(issued.length).toBeLessThanOrEqual(1);
       expect(made.map(({ kind }) => kind).every((kind) => ['issued', 'short', 'busy'].includes(kind))).toBe(true);
       // Pressed again, once the pool is as it is: her 200 points left make their code, once.
-      const again = await redeem(secondAs(after), `customer-${ada}`);
+      const again = await redeem(secondAs(after));
       expect(again.kind).toBe(issued.length === 0 ? 'issued' : 'short');
       expect(w.store.live()).toHaveLength(2);
     },
