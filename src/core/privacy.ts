@@ -221,6 +221,9 @@ export class Privacy {
     for (const memory of this.inMemory) memory.eraseShop(platform, shop);
     for (const each of this.kept) await each.eraseShop(platform, shop);
     const report = await this.#o.store.eraseShop(platform, shop, this.#o.adapterFor(platform)?.shopKeyPrefix?.(shop));
+    // Again: a worker's step for one of the shop's orders, under way meanwhile, may have taken back what the first
+    // pass kept (an erased reward code revived for its order), and the ledger has just erased that order.
+    for (const each of this.kept) await each.eraseShop(platform, shop);
     await this.#o.store.deleteRecord('session', `${platform}:${shop}`);
     await this.#o.accounts?.forgetShop?.(platform, shop);
     await this.#log({ type: 'shop-redact', via, platform, shop, report });

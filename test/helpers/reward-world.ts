@@ -59,13 +59,24 @@ export interface RewardWorld {
 export async function rewardWorld(
   world: ReturnType<typeof sandboxWithEngines>,
   ledger: LedgerStore,
-  options: { rewards: Reward[]; policy?: Partial<Policy>; countsLate?: boolean },
+  options: {
+    rewards: Reward[];
+    policy?: Partial<Policy>;
+    countsLate?: boolean;
+    /** The worker's wait before it tries a failed call again (20 to 100 ms by default). */
+    retryMs?: number;
+  },
 ): Promise<RewardWorld> {
   const logger = createLogger({ level: 'silent' });
   const clock = { now: Date.now() };
   const serving = { on: true };
   const now = () => new Date(clock.now);
-  const engine = await world.start({ store: ledger, worker: { leaseMs: 1_000 }, pollMs: 250, policy: options.policy });
+  const retry =
+    options.retryMs === undefined ? {} : { retryMinDelayMs: options.retryMs, retryMaxDelayMs: options.retryMs };
+  const engine = await world.start({
+    ...{ store: ledger, worker: { leaseMs: 1_000, ...retry } },
+    ...{ pollMs: 250, policy: options.policy },
+  });
   const account = (await engine.accounts.runtime('default'))!;
   const store = new FakeCodeStore({ countsLate: options.countsLate ?? false });
   const codesOf = (platform: string) => (platform === PLATFORM ? store.parts : undefined);
