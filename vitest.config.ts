@@ -1,6 +1,8 @@
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { nockLoader } from './test/helpers/loads-nock.ts';
 
 // Node 24 and later keep the code compiled from the type-stripped sources here, for the test workers (which inherit
 // this environment) and the bridges they start (test/helpers/compile-cache.ts): each load of the bridge then takes
@@ -42,9 +44,8 @@ const WAITING = [
 
 /**
  * Files that change what every module of their process sees (nock's scopes and net-connect rules of their own, fake
- * timers, a spy on a global, process.env, the CLI's signal handlers): each in a process of its own, for the day the
- * suite's other files share their worker's modules (issue 67). (The fake Shopify's helpers load nock, which stays
- * active in a worker once loaded; they remove their scopes and allow every connection again.)
+ * timers, a spy on a global, process.env, the CLI's signal handlers): each in a process of its own, as are the files
+ * that load nock at all (below), while the others share their worker's modules (issue 67).
  */
 const ALONE = [
   'test/browser/shopify-install.test.ts',
@@ -63,10 +64,25 @@ const ALONE = [
   // Shopify loaded it, hands a response over whole, so the limit passed before the first line.
   'test/contract/shopify-bulk.test.ts',
 ];
-const suiteFiles = nodeLines ? NODE_LINES : ['test/**/*.test.ts'];
 const suiteLeftOut = ['test/unit/**', ...(nodeLines ? WAITING : [])];
 const inSuite = (file: string) =>
   !nodeLines || NODE_LINES.some((entry) => file === entry || file.startsWith(entry.replace('**/*.test.ts', '')));
+const testFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? testFiles(`${dir}/${entry.name}`)
+      : entry.name.endsWith('.test.ts')
+        ? [`${dir}/${entry.name}`]
+        : [],
+  );
+// The files with servers and processes, beside the units: those that load nock each in a process of their own
+// (test/helpers/loads-nock.ts says why); the others share their worker's modules.
+const loadsNock = nockLoader();
+const served = testFiles('test').filter(
+  (file) => !file.startsWith('test/unit/') && inSuite(file) && !(nodeLines && WAITING.includes(file)),
+);
+const withNock = served.filter((file) => !ALONE.includes(file) && loadsNock(resolve(file)));
+const sharing = served.filter((file) => !ALONE.includes(file) && !withNock.includes(file));
 
 export default defineConfig({
   test: {
@@ -92,10 +108,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Servers and processes: each file in a process of its own. Sharing a worker's modules (isolate off) cut the
-        // suite's imports from 294 s to 31 s and passed every local full run, but each of three CI runs with it failed,
-        // each in another file (docs/development.md, issue 67).
-        test: { name: 'suite', include: suiteFiles, exclude: [...suiteLeftOut, ...ALONE] },
+        // Servers and processes that leave nothing behind in their process but modules: they share them, as units do.
+        // Each file starts and stops its own servers, databases and browsers (a probe of open handles before and
+        // after each file found none left), so only modules carry over: loaded once a worker, not once a file.
+        test: { name: 'shared', include: sharing, isolate: false },
+      },
+      {
+        extends: true,
+        // The files that load nock, each in a process of its own (test/helpers/loads-nock.ts).
+        test: { name: 'suite', include: withNock },
       },
       {
         extends: true,
