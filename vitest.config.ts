@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import BenchEarlySequencer from './test/helpers/bench-early-sequencer.ts';
 import { nockLoader } from './test/helpers/loads-nock.ts';
 
 // Node 24 and later keep the code compiled from the type-stripped sources here, for the test workers (which inherit
@@ -98,6 +99,7 @@ export default defineConfig({
     experimental: { viteModuleRunner: false, nodeLoader: false },
     maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    sequence: { sequencer: BenchEarlySequencer },
     globalSetup: ['./test/helpers/global-setup.ts'],
     projects: [
       {
