@@ -117,8 +117,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The files that load nock, each in a process of its own (test/helpers/loads-nock.ts).
-        test: { name: 'suite', include: withNock },
+        // The files that load nock share their workers among themselves: nock is active in each of them anyway, and
+        // its helpers take away their scopes and allow every connection again (test/helpers/loads-nock.ts).
+        test: { name: 'suite', include: withNock, isolate: false },
       },
       {
         extends: true,
