@@ -45,8 +45,8 @@ const WAITING = [
 
 /**
  * Files that change what every module of their process sees (nock's scopes and net-connect rules of their own, fake
- * timers, a spy on a global, process.env, the CLI's signal handlers): each in a process of its own, as are the files
- * that load nock at all (below), while the others share their worker's modules (issue 67).
+ * timers, a spy on a global, process.env, the CLI's signal handlers): each in a process of its own, while the other
+ * files share their worker's modules, those that load nock apart from those that do not (below; issue 67).
  */
 const ALONE = [
   'test/browser/shopify-install.test.ts',
@@ -76,8 +76,8 @@ const testFiles = (dir: string): string[] =>
         ? [`${dir}/${entry.name}`]
         : [],
   );
-// The files with servers and processes, beside the units: those that load nock each in a process of their own
-// (test/helpers/loads-nock.ts says why); the others share their worker's modules.
+// The files with servers and processes, beside the units: those that load nock share their workers among themselves,
+// apart from the others (test/helpers/loads-nock.ts says why).
 const loadsNock = nockLoader();
 const served = testFiles('test').filter(
   (file) => !file.startsWith('test/unit/') && inSuite(file) && !(nodeLines && WAITING.includes(file)),
