@@ -17,6 +17,14 @@ interface SegmentFile {
 interface SeenFile {
   keys: Record<string, string>;
 }
+/**
+ * One copy of an entry: its key and the batch file it came in. A shop's erasure may take a copy intake holds, and a
+ * copy stored again under the same key then comes in a new file: a commit of the first must not consume the second.
+ */
+export interface EntryCopy {
+  key: string;
+  segment: string;
+}
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const hourOf = (iso: string) => iso.slice(0, 13);
@@ -289,6 +297,11 @@ export class Inbox {
     this.#queue(key, notBefore);
   }
 
+  /** Lets go of these copies, if they are still the ones waiting (not a copy stored since, which another may hold). */
+  releaseCopies(copies: EntryCopy[]): void {
+    for (const copy of copies) if (this.#isCurrent(copy)) this.release(copy.key);
+  }
+
   /** Whether intake holds the entry (for renewClaims). */
   isLeased(key: string): boolean {
     return this.#leased.has(key);
@@ -296,6 +309,16 @@ export class Inbox {
 
   entry(key: string): InboxEntry | undefined {
     return this.#entries.get(key)?.entry;
+  }
+
+  /** The copy of the entry waiting now, if any. */
+  copyOf(key: string): EntryCopy | undefined {
+    const held = this.#entries.get(key);
+    return held && { key, segment: held.segment };
+  }
+
+  #isCurrent(copy: EntryCopy): boolean {
+    return this.#entries.get(copy.key)?.segment === copy.segment;
   }
 
   *all(): IterableIterator<InboxEntry> {
@@ -355,10 +378,10 @@ export class Inbox {
    * Writes the keys of consumed entries to a new seen file (durable with the
    * next flush). Call before the flush that commits what the entries became.
    */
-  async recordConsumed(keys: string[]): Promise<void> {
+  async recordConsumed(copies: EntryCopy[]): Promise<void> {
     const byHour = new Map<string, Record<string, string>>();
-    for (const key of keys) {
-      const entry = this.#entries.get(key)?.entry;
+    for (const copy of copies) {
+      const entry = this.#isCurrent(copy) ? this.#entries.get(copy.key)?.entry : undefined;
       if (!entry) continue;
       const hour = hourOf(entry.receivedAt);
       const seen = byHour.get(hour) ?? {};
@@ -379,13 +402,14 @@ export class Inbox {
    * After what the entries became is durable: forgets them, and deletes batch
    * files with nothing left. A file that cannot be deleted now is tried again
    * with the next drop; should the process stop first, its entries are folded
-   * once more at start, which changes nothing.
+   * once more at start, which changes nothing. A copy stored since under the same key stays.
    */
-  async drop(keys: string[]): Promise<void> {
+  async drop(copies: EntryCopy[]): Promise<void> {
     const emptied: string[] = [...this.#unremoved];
-    for (const key of keys) {
+    for (const copy of copies) {
+      const { key } = copy;
       const held = this.#entries.get(key);
-      if (!held) continue;
+      if (!held || !this.#isCurrent(copy)) continue;
       this.#entries.delete(key);
       this.#leased.delete(key);
       this.#ready.delete(key);

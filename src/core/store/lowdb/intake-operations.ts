@@ -9,6 +9,7 @@ import { applyEvent, newOrderRecord } from '../../order-record.ts';
 import { eraseOrder } from '../customer-data.ts';
 import { reachedAt } from '../entry-erasure.ts';
 import { withoutEntryGone, type IntakeCommit } from '../ledger-store.ts';
+import type { EntryCopy } from './inbox.ts';
 import type { OrderOperations } from './order-operations.ts';
 import type { LowdbParts } from './parts.ts';
 
@@ -51,8 +52,11 @@ export class IntakeOperations {
     const { inbox, active, records, deadLetters } = this.#p;
     const keys = commits.map((commit) => commit.entryKey);
     const changed = new Set<string>();
+    // The copies folded: those waiting when the queue reached this commit. What comes after acts on them alone.
+    let copies: EntryCopy[] | undefined;
     try {
-      await this.#p.serial.add(async () => {
+      copies = await this.#p.serial.add(async () => {
+        const folding = keys.map((key) => inbox.copyOf(key)).filter((copy) => copy !== undefined);
         const now = this.#p.now().toISOString();
         const ofInbox = commits.map((commit) => withoutEntryGone(commit, inbox.entry(commit.entryKey) !== undefined));
         // Orders not in memory are looked up in the settled index all at once, a few files read in parallel,
@@ -80,16 +84,18 @@ export class IntakeOperations {
           if (commit.shop) records.put('shop', `${commit.shop.platform}:${commit.shop.shop}`, commit.shop);
           for (const record of commit.records ?? []) records.put(record.kind, record.id, record.value);
         }
+        return folding;
       });
-      await inbox.recordConsumed(keys);
+      await inbox.recordConsumed(copies);
       await this.#p.flush();
     } catch (error) {
       // Still in the inbox, to be taken again; what was folded in memory is folded again, which changes nothing.
-      for (const key of keys) inbox.release(key);
+      if (copies) inbox.releaseCopies(copies);
+      else for (const key of keys) inbox.release(key);
       throw error;
     }
     // Only now that what they became is durable do the entries go.
-    await inbox.drop(keys);
+    await inbox.drop(copies);
     if (changed.size > 0) this.#p.notify();
     return [...changed];
   }
