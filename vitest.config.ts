@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import BenchEarlySequencer from './test/helpers/bench-early-sequencer.ts';
@@ -92,12 +92,14 @@ export default defineConfig({
     // expect.poll waits for what a page or a server will show: its deadline only bounds a failure, and its default
     // (1 s) was shorter than a loaded machine takes to show a toast (shopify-merchant-setup, under test:loaded).
     expect: { poll: { timeout: 15_000 } },
-    // Two cores: two workers, and tests that start real servers do not fight for them.
     pool: 'forks',
     // Node loads the TypeScript itself, as in production (type stripping): no transform, and about half the time of
     // Vite's module runner to import a file's modules (issue 67). No test uses vi.mock, which would need the runner.
     experimental: { viteModuleRunner: false, nodeLoader: false },
-    maxWorkers: 2,
+    // The suite waits more than it computes: with two workers on two cores it used 516 s of processor in 608 s
+    // (leases, rate windows, servers' answers). A third overlaps those waits: 492 s; a fourth, 449 s, but its slowest
+    // files near their limits (the bench smoke 121 s of 180). At most four, for PostgreSQL's 100 connections.
+    maxWorkers: Math.min(availableParallelism() + 1, 4),
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     sequence: { sequencer: BenchEarlySequencer },
     globalSetup: ['./test/helpers/global-setup.ts'],
