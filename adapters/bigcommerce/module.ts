@@ -18,7 +18,7 @@ import { bigCommerceStorefront } from './storefront.ts';
 import { bigCommerceWidgetRoute } from './storefront-widget.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
 
-declare module '../../src/core/store/ledger-store.ts' {
+declare module '../../src/core/store/roles/records.ts' {
   interface PlatformRecordKinds {
     /** A store's name as BigCommerce tells it (shared/store-names.ts); names the shop, so erased with it. */
     'bigcommerce-store-name': true;

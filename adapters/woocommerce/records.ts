@@ -1,7 +1,7 @@
 // The records WooCommerce's module keeps of its own, and which of their fields the store seals at rest.
 import type { SecretFields } from '../../src/core/store/record-secrets.ts';
 
-declare module '../../src/core/store/ledger-store.ts' {
+declare module '../../src/core/store/roles/records.ts' {
   interface PlatformRecordKinds {
     /**
      * An approval awaiting the browser's return (connect-return.ts), for minutes: its store, and a re-entry's

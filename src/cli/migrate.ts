@@ -46,7 +46,7 @@ export async function migrate(config: Config, logger: Logger, to: string | undef
       if (batch.length >= BATCH) await flush();
     }
     await flush();
-    await target.store.finishImport?.();
+    await target.store.finishImport();
     const [orders, deadLetters] = await Promise.all([target.store.countOrders(), target.store.countDeadLetters()]);
     const inDatabase = Object.values(orders.byState).reduce((sum, count) => sum + count, 0);
     out(

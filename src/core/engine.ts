@@ -168,7 +168,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   await store.pruneSeen(new Date(now().getTime() - dedupeWindowMs));
   // The ledger just opened whole: keep that picture as the last good copy, in the background.
   const backup = store
-    .backUp?.()
+    .backUp()
     .catch((error: unknown) => options.logger.warn({ err: error }, 'could not back up the ledger'));
   let pruner: NodeJS.Timeout | undefined;
   const theWorker = worker;

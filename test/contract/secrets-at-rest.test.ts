@@ -220,7 +220,7 @@ describe.each(backends)('%s', (_name, make) => {
     await expectPlain(store, sandbox);
     // A rewrite through the code (an uninstall check that finds another token) and a backup keep them sealed too.
     await new BigCommerceStores({ store, env: {}, apiUrl: 'https://api.bigcommerce.com' }).forget(BC, 'another');
-    await store.backUp?.();
+    await store.backUp();
     const kept = await backend.kept();
     expectNoPlainIn(kept, sandbox);
     expect(kept).toContain(`sealed:v1:${keyIdOf(NEW_KEY)}:`);
@@ -234,7 +234,7 @@ describe.each(backends)('%s', (_name, make) => {
     // Rewritten once, so that PostgreSQL holds an old version of the row besides; a backup as each start takes.
     const session = await earlier.store.getRecord<ShopifySession>('session', `shopify:${SHOP}`);
     await earlier.store.putRecord('session', `shopify:${SHOP}`, { ...session, scope: 'read_orders,read_customers' });
-    await earlier.store.backUp?.();
+    await earlier.store.backUp();
     await earlier.close();
     open.splice(0);
     await backend.markFormat1();

@@ -104,7 +104,7 @@ it('trims at its first start the deliveries an earlier release kept whole, in th
     shop: SHOP,
     delivery: unusable.delivery,
   });
-  await store.backUp?.();
+  await store.backUp();
   await store.close();
   expect(filesAsText(earlier)).toContain(UNREAD.street);
 

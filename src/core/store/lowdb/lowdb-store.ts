@@ -537,6 +537,11 @@ export class LowdbStore implements LedgerStore {
     return importItems(this.#p, items);
   }
 
+  /** The files hold what was imported as they are: nothing to bring up to date. */
+  finishImport(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** Copies every file rewritten in place to DATA_DIR/backup (see backup.ts). */
   async backUp(): Promise<void> {
     if (!this.#p.readOnly) await backUp(this.#p.dir);
