@@ -2,10 +2,10 @@
 // not that the store is the merchant's: any store with the app's install link could earn points on this
 // loyalty account (docs/bigcommerce.md, "Only your stores"). The webhook route asks before it stores a
 // delivery, so configured stores need no I/O, and a store allowed by record is read once and remembered.
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 export interface AllowedStoresOptions {
-  store: LedgerStore;
+  store: RecordRole;
   /** BIGCOMMERCE_STORE_HASH. */
   ownStore?: string | undefined;
   /** BIGCOMMERCE_STORES. */

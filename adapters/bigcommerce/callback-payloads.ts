@@ -3,7 +3,7 @@
 // app. Each payload's jti is kept with the callback that first used it until the payload expires; the
 // record is added with store.addRecord, atomic across bridges on one ledger, so of two uses racing at
 // different callbacks exactly one wins.
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 export const BIGCOMMERCE_CALLBACKS = ['load', 'uninstall', 'remove_user'] as const;
 export type BigCommerceCallback = (typeof BIGCOMMERCE_CALLBACKS)[number];
@@ -37,7 +37,7 @@ const REPEAT_WITHIN_MS: Record<BigCommerceCallback, number> = {
 };
 
 export interface CallbackPayloadsOptions {
-  store: LedgerStore;
+  store: RecordRole;
   /** Seconds a payload is still accepted after its exp (the verification's leeway); its record is kept an hour beyond. */
   leewaySeconds: number;
   pruneEveryMs?: number;

@@ -2,7 +2,7 @@
 // at the first start, every store the app is installed on is allowed by record, once, and named in the
 // log, so that the operator can list it in BIGCOMMERCE_STORES. The allowances are written before the
 // 'migration' record that marks it done, so a crash in between only does it again.
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { AllowedStores } from './allowed-shops.ts';
 
@@ -14,7 +14,7 @@ interface EarlierInstallsDone {
 }
 
 export async function allowEarlierInstalls(
-  store: LedgerStore,
+  store: RecordRole,
   allowed: AllowedStores,
   installedStores: () => Promise<string[]>,
   logger: Logger,

@@ -2,7 +2,7 @@
 // a day, so once the owner removes a user, neither their session nor a payload made before opens anything;
 // a load made after the removal means the owner added them again. Records name the store, so the store's
 // erasure takes them.
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 const KIND = 'removed-user';
 
@@ -14,9 +14,9 @@ interface RemovedUser {
 }
 
 export class RemovedUsers {
-  readonly #store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>;
+  readonly #store: Pick<RecordRole, 'getRecord' | 'putRecord' | 'deleteRecord'>;
 
-  constructor(store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>) {
+  constructor(store: Pick<RecordRole, 'getRecord' | 'putRecord' | 'deleteRecord'>) {
     this.#store = store;
   }
 

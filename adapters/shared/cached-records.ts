@@ -3,21 +3,22 @@
 // another bridge on the same ledger wrote is read at most a minute late, and
 // a name nobody connected is asked about at most every few seconds, however
 // many forged deliveries name it. Bounded, oldest first out.
-import type { LedgerStore, RecordKind } from '../../src/core/store/ledger-store.ts';
+import type { RecordKind } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 const FOUND_MS = 60_000;
 const MISSING_MS = 5_000;
 const MAX_ENTRIES = 1_000;
 
 export class CachedRecords<T> {
-  readonly #store: LedgerStore;
+  readonly #store: RecordRole;
   readonly #idOf: (name: string) => string;
   readonly #now: () => number;
   readonly #kind: RecordKind;
   readonly #entries = new Map<string, { value: T | undefined; at: number }>();
 
   constructor(
-    store: LedgerStore,
+    store: RecordRole,
     idOf: (name: string) => string,
     now: () => number = Date.now,
     kind: RecordKind = 'session',

@@ -2,7 +2,8 @@
 // connects, or at the first ask for a store connected before, and kept in a record of the module's own kind (it
 // names the platform and shop, so it is erased with the shop). A read that fails or finds none leaves the name
 // unknown, tried again after a while; whoever asks never waits on the platform for long, as a sign-in asks.
-import type { LedgerStore, RecordKind } from '../../src/core/store/ledger-store.ts';
+import type { RecordKind } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 import { waitAtMost } from '../../src/core/wait-at-most.ts';
 
 /** The longest name the page shows: a store's name is its merchant's text, of any length they chose. */
@@ -40,7 +41,7 @@ export function storeNameText(raw: unknown): string | undefined {
 }
 
 export interface StoreNamesOptions {
-  store: LedgerStore;
+  store: RecordRole;
   /** The module's own record kind for them ("<platform>-store-name"). */
   kind: RecordKind;
   platform: string;

@@ -3,10 +3,10 @@
 // loyalty account (docs/shopify.md, "Only your shops"). The webhook route asks before it stores a delivery,
 // so configured shops need no I/O and an allowed one is remembered; a shop not allowed is read again each
 // time, so that an allowance made on another instance counts at once.
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 export interface AllowedShopsOptions {
-  store: LedgerStore;
+  store: RecordRole;
   /** SHOPIFY_SHOP. */
   ownShop?: string | undefined;
   /** SHOPIFY_SHOPS. */

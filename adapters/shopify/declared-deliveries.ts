@@ -4,7 +4,7 @@
 // (subscriptions.ts). X-Shopify-Name is not signed, so it counts only on a delivery that is not a duplicate.
 // Kept per shop and topic as a 'declared-delivery' record, which names no person.
 import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 import { DECLARED_FIELDS, SUBSCRIBED_TOPICS } from './topics.ts';
 
 export interface DeclaredDelivery {
@@ -18,11 +18,11 @@ export interface DeclaredDelivery {
 const recordId = (shop: string, topic: string) => `shopify:${shop}:${topic}`;
 
 export class DeclaredDeliveries {
-  readonly #store: LedgerStore;
+  readonly #store: RecordRole;
   /** Already kept, so that a busy shop's deliveries write nothing more. */
   readonly #kept = new Set<string>();
 
-  constructor(store: LedgerStore) {
+  constructor(store: RecordRole) {
     this.#store = store;
   }
 

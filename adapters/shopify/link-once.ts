@@ -4,14 +4,14 @@
 // own. Each link's hmac is kept as a 'callback-payload' record until it can no longer pass; addRecord is
 // atomic across bridges, so of two uses racing exactly one wins.
 import { createHash } from 'node:crypto';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 const KIND = 'callback-payload';
 const PREFIX = 'shopify-app-url:';
 /** Shopify's 90 seconds either way, and a margin for bridges whose clocks differ. */
 const KEPT_MS = 5 * 60_000;
 
-export type LinkStore = Pick<LedgerStore, 'addRecord' | 'listRecords' | 'deleteRecord'>;
+export type LinkStore = Pick<RecordRole, 'addRecord' | 'listRecords' | 'deleteRecord'>;
 
 /** True the first time this signed link (its hmac) is used; false for every use after. */
 export async function firstUseOfLink(store: LinkStore, hmac: string, now = Date.now()): Promise<boolean> {

@@ -2,10 +2,10 @@
 // whose deliveries were ignored, and orders that arrived with the customer's contact details hidden (protected
 // customer data not granted); on a merchant's page, the same orders.
 import type { PlatformParts } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { OperatorQueries } from '../../src/core/store/roles/queries.ts';
 import { counted } from '../../src/counted.ts';
 
-export const operatorNotes = (store: Pick<LedgerStore, 'countOrders'>): PlatformParts['operatorNotes'] => ({
+export const operatorNotes = (store: Pick<OperatorQueries, 'countOrders'>): PlatformParts['operatorNotes'] => ({
   notServed: 'add a shop of yours to SHOPIFY_SHOPS',
   async attention() {
     // From the counts the store keeps, not a scan of the orders.

@@ -2,7 +2,7 @@
 // connects, one per store, a later connect replacing it. Kept as a `woo-plugin-key` record whose key field the
 // store seals (records.ts); it names the platform and shop, so it goes when the shop is erased.
 import { randomBytes } from 'node:crypto';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 const KIND = 'woo-plugin-key';
 
@@ -31,12 +31,12 @@ export function newPluginKey(): Pick<PluginKey, 'keyId' | 'key'> {
 }
 
 /** The store's current plugin key, if its plugin is connected. */
-export function pluginKeyOf(store: Pick<LedgerStore, 'getRecord'>, shop: string): Promise<PluginKey | undefined> {
+export function pluginKeyOf(store: Pick<RecordRole, 'getRecord'>, shop: string): Promise<PluginKey | undefined> {
   return store.getRecord<PluginKey>(KIND, pluginKeyRecordId(shop));
 }
 
 /** Keeps a store's new key, replacing any earlier one: what that one signed opens nothing from now on. */
-export function keepPluginKey(store: Pick<LedgerStore, 'putRecord'>, key: PluginKey): Promise<void> {
+export function keepPluginKey(store: Pick<RecordRole, 'putRecord'>, key: PluginKey): Promise<void> {
   return store.putRecord<PluginKey>(KIND, pluginKeyRecordId(key.shop), key);
 }
 
@@ -45,7 +45,7 @@ export function keepPluginKey(store: Pick<LedgerStore, 'putRecord'>, key: Plugin
  * whether it did.
  */
 export async function forgetPluginKey(
-  store: Pick<LedgerStore, 'changeRecord'>,
+  store: Pick<RecordRole, 'changeRecord'>,
   shop: string,
   keyId: string,
 ): Promise<boolean> {

@@ -5,7 +5,7 @@
 // there of that key's use.
 import { addLaneCounts, emptyLaneCounts, type Lane, type LaneCounts } from '../core/lanes.ts';
 import type { AccountRuntime, Accounts, PausedRule } from '../core/accounts.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OperatorQueries } from '../core/store/roles/queries.ts';
 import { limiterOf } from '../loyalty/client.ts';
 import { limitWords } from '../loyalty/rate-limiter.ts';
 import type { AccountCalls } from './account-calls.ts';
@@ -58,7 +58,7 @@ export const publicView =
 
 export interface AccountLoadParts {
   accounts: Pick<Accounts, 'all' | 'forShop'>;
-  store: Pick<LedgerStore, 'laneCountsByShop'>;
+  store: Pick<OperatorQueries, 'laneCountsByShop'>;
   view: AccountView;
 }
 

@@ -2,12 +2,12 @@
 // runtimes: for `status` run on the ledger itself, with no bridge running.
 import { activityPointsOf, type Config } from '../config.ts';
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { RecordRole } from '../core/store/roles/records.ts';
 import type { PointsAccount, PointsAccounts } from '../http/order-points-view.ts';
 import type { AccountRecord } from './account-records.ts';
 import { programDefaults, readSavedSettings } from './program-settings.ts';
 
-export async function declaredPoints(config: Config, store: Pick<LedgerStore, 'listRecords'>): Promise<PointsAccounts> {
+export async function declaredPoints(config: Config, store: Pick<RecordRole, 'listRecords'>): Promise<PointsAccounts> {
   const known = new Map<string, PointsAccount>([
     [
       DEFAULT_ACCOUNT,

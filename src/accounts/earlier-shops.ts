@@ -4,7 +4,8 @@
 // once, and named in the log. The links are written before the 'migration' record that marks it done, so a
 // crash in between only does it again.
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OrderWorkRole } from '../core/store/roles/orders.ts';
+import type { RecordRole } from '../core/store/roles/records.ts';
 import type { Logger } from '../logger.ts';
 import type { AccountRegistry } from './registry.ts';
 
@@ -16,7 +17,7 @@ interface EarlierShopsDone {
 }
 
 export async function linkEarlierShops(
-  store: LedgerStore,
+  store: Pick<OrderWorkRole, 'shopsWithUnfixedOrders'> & RecordRole,
   registry: Pick<AccountRegistry, 'forShop' | 'link'>,
   logger: Logger,
 ): Promise<string[]> {

@@ -2,7 +2,7 @@
 // as an account of the shop's own that calls the sandbox wherever the bridge serves it. The sandbox holds its
 // accounts in memory, so at each start the bridge gives it back the trial accounts the ledger keeps (retired
 // ones among them), so that a restart does not turn a trial's key into a refused one.
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { RecordRole } from '../core/store/roles/records.ts';
 import type { Logger } from '../logger.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import type { AccountRecord } from './account-records.ts';
@@ -119,7 +119,7 @@ export function admitTrial(
 }
 
 export async function readmitTrialAccounts(
-  store: Pick<LedgerStore, 'listRecords'>,
+  store: Pick<RecordRole, 'listRecords'>,
   sandbox: TrialSandbox,
   logger: Logger,
 ): Promise<number> {
