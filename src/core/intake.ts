@@ -375,7 +375,7 @@ export class Intake {
       'the platform did not answer; the delivery will be read again',
     );
     if (!this.#stillHeld(lease)) return;
-    await this.#o.store.deferInbox(entry.key, { attempts, firstFailureAt, retryAt, lastError: message });
+    await this.#o.store.deferInbox(lease.owner, entry.key, { attempts, firstFailureAt, retryAt, lastError: message });
   }
 
   /** The fence before intake writes: an entry whose lease was lost is left to whoever took it over. */
@@ -392,7 +392,7 @@ export class Intake {
   #commit(commit: IntakeCommit & { ignore?: true }, lease: Lease): Promise<void> {
     if (!this.#stillHeld(lease)) return Promise.resolve();
     const { ignore, ...rest } = commit;
-    const effective: IntakeCommit = ignore ? { entryKey: rest.entryKey } : rest;
+    const effective: IntakeCommit = { ...(ignore ? { entryKey: rest.entryKey } : rest), owner: lease.owner };
     return new Promise((resolve, reject) => {
       this.#batch.push({ commit: effective, resolve, reject });
       if (this.#batchScheduled) return;

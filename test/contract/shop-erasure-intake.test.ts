@@ -1,7 +1,8 @@
 // A shop's erasure meeting intake, on both backends: a delivery intake holds while its shop is erased folds
 // nothing when its step commits, and a copy of it stored again can be taken; the dedupe keys of another shop's
 // waiting delivery (a store on a port under this one's name) stay, aliases too, as they stay when the dedupe
-// window passes; and (lowdb) an erasure whose write failed leaves the delivery where the next erasure finds it.
+// window passes; a copy stored again is the claim's that holds it, whatever the step of the erased copy does;
+// and (lowdb) an erasure whose write failed leaves the delivery where the next erasure finds it.
 // Each case is one that test/property/store-model.test.ts found, here in a fixed order, to show it plainly.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxEntry } from '../../src/core/delivery.ts';
@@ -34,10 +35,15 @@ function delivery(shop: string, key = `${prefixOf(shop)}d${++sequence}`) {
   return { event, entry };
 }
 
-/** lowdb on a data directory whose inbox batch files fail to go away while `failing` is set. */
-function lowdbOn(dataDir: string, failing: { remove: boolean }): LowdbStore {
+/** lowdb on a data directory whose inbox batch files fail to go away, or seen files to be written, while `failing` says so. */
+function lowdbOn(dataDir: string, failing: { remove: boolean; seen: boolean }): LowdbStore {
   const io: LedgerIo = {
     ...nodeIo,
+    writeNewFile: async (path, text, sync) => {
+      if (failing.seen && /seen[/\\]/.test(path))
+        throw Object.assign(new Error('ENOSPC: injected failure'), { code: 'ENOSPC' });
+      return nodeIo.writeNewFile(path, text, sync);
+    },
     remove: async (path) => {
       if (failing.remove && /inbox[/\\]\d+\.json$/.test(path))
         throw Object.assign(new Error('EIO: injected failure'), { code: 'EIO' });
@@ -54,11 +60,12 @@ describe.each([
   let store: LedgerStore;
   let close: () => Promise<void>;
   let reopen: () => Promise<LedgerStore>;
-  const failing = { remove: false };
+  const failing = { remove: false, seen: false };
 
   beforeEach(async () => {
     if (!available) return;
     failing.remove = false;
+    failing.seen = false;
     if (backend === 'lowdb') {
       const dataDir = tempDataDir();
       let current = lowdbOn(dataDir, failing);
@@ -135,6 +142,73 @@ describe.each([
       ).toEqual([entry.key]);
     },
   );
+
+  it.skipIf(!available)(
+    'leaves a copy stored again to the claim that holds it, whatever the step of the erased copy does',
+    async () => {
+      const { event, entry } = delivery(SHOP);
+      expect(await store.accept(entry)).toBe('accepted');
+      expect((await store.claimInbox('step-a', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+      expect(await store.accept({ ...entry, receivedAt: new Date().toISOString() })).toBe('accepted');
+      expect((await store.claimInbox('step-b', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      const takenBy = async (owner: string) => (await store.claimInbox(owner, 10, 60_000)).map((each) => each.key);
+
+      // The erased copy's step goes on as if it still held its entry: it lets go, defers, commits.
+      await store.releaseEntry('step-a', entry.key, new Date());
+      expect(await takenBy('step-c'), 'a release by the erased step freed the copy').toEqual([]);
+      const now = new Date().toISOString();
+      await store.deferInbox('step-a', entry.key, { attempts: 1, firstFailureAt: now, retryAt: now, lastError: 'x' });
+      expect(await takenBy('step-c'), 'a deferral by the erased step freed the copy').toEqual([]);
+      expect(
+        await store.renewClaims(
+          'inbox',
+          [
+            { key: entry.key, owner: 'step-a' },
+            { key: entry.key, owner: 'step-b' },
+          ],
+          60_000,
+        ),
+      ).toEqual([{ key: entry.key, owner: 'step-b' }]);
+      await store.commitIntake([{ entryKey: entry.key, owner: 'step-a', events: entry.events! }]);
+      expect(await store.getOrder(keyOf(event)), 'the erased step folded the copy another holds').toBeUndefined();
+      expect(await takenBy('step-c')).toEqual([]);
+
+      // The holder's own step folds it, once.
+      await store.commitIntake([{ entryKey: entry.key, owner: 'step-b', events: entry.events! }]);
+      expect((await store.getOrder(keyOf(event)))?.facts).toEqual(['placed', 'paid']);
+      expect(await store.inboxEntry(entry.key)).toBeUndefined();
+    },
+  );
+
+  if (backend === 'lowdb')
+    it.skipIf(!available)('lets a failed commit free only what its own steps hold', async () => {
+      const { entry } = delivery(SHOP);
+      const other = delivery('b.example');
+      expect(await store.accept(entry)).toBe('accepted');
+      expect((await store.claimInbox('step-a', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+      for (const each of [{ ...entry, receivedAt: new Date().toISOString() }, other.entry])
+        expect(await store.accept(each)).toBe('accepted');
+      expect((await store.claimInbox('step-b', 10, 60_000)).map((each) => each.key).sort()).toEqual(
+        [entry.key, other.entry.key].sort(),
+      );
+      // Step b holds both; the erased step commits beside another step of b, and the disk is full.
+      await store.releaseEntry('step-b', other.entry.key, new Date(0));
+      expect((await store.claimInbox('step-x', 10, 60_000)).map((each) => each.key)).toEqual([other.entry.key]);
+      failing.seen = true;
+      await expect(
+        store.commitIntake([
+          { entryKey: entry.key, owner: 'step-a', events: entry.events! },
+          { entryKey: other.entry.key, owner: 'step-x', events: other.entry.events! },
+        ]),
+      ).rejects.toThrow(/injected/);
+      failing.seen = false;
+      expect(
+        (await store.claimInbox('step-c', 10, 60_000)).map((each) => each.key),
+        'the failed commit freed the copy step b holds',
+      ).toEqual([other.entry.key]);
+    });
 
   it.skipIf(!available)(
     "keeps the dedupe keys (aliases too) of another shop's delivery still waiting, and forgets this shop's",

@@ -239,7 +239,7 @@ describe.each([
       const claimed = await store.claimInbox('a', 100, 60_000);
       expect(claimed.map((each) => each.key)).toContain('k-later');
       const retryAt = new Date(Date.now() + 60_000).toISOString();
-      await store.deferInbox('k-later', {
+      await store.deferInbox('a', 'k-later', {
         attempts: 1,
         firstFailureAt: new Date().toISOString(),
         retryAt,
@@ -304,7 +304,7 @@ describe.each([
       expect(await store.renewClaims('inbox', [{ key: 'k-renew', owner: 'renew-i/1' }], 60_000)).toEqual([
         { key: 'k-renew', owner: 'renew-i/1' },
       ]);
-      await store.deferInbox('k-renew', {
+      await store.deferInbox('renew-i/1', 'k-renew', {
         attempts: 1,
         firstFailureAt: new Date().toISOString(),
         retryAt: new Date(Date.now() + 60_000).toISOString(),

@@ -438,7 +438,7 @@ async function run(
     model.heldOrders.clear();
     for (const key of model.heldEntries.keys()) {
       await settle(
-        store.deferInbox(key, {
+        store.deferInbox(OWNER, key, {
           attempts: 1,
           firstFailureAt: harness.now().toISOString(),
           retryAt: harness.now().toISOString(),
@@ -596,7 +596,12 @@ function start(
       if (!key) return undefined;
       const retryAt = new Date(harness.now().getTime() + (op.later ? harness.laterMs : 0)).toISOString();
       return store
-        .deferInbox(key, { attempts: 1, firstFailureAt: nowIso, retryAt, lastError: 'the platform did not answer' })
+        .deferInbox(OWNER, key, {
+          attempts: 1,
+          firstFailureAt: nowIso,
+          retryAt,
+          lastError: 'the platform did not answer',
+        })
         .then(
           () => void model.heldEntries.delete(key),
           () => void model.heldEntries.delete(key),
@@ -1690,7 +1695,7 @@ async function runErase(
     for (const entry of model.entries.values()) {
       if (!entry.held) continue;
       await settle(
-        store.deferInbox(entry.key, {
+        store.deferInbox(OWNER, entry.key, {
           attempts: 1,
           firstFailureAt: harness.now().toISOString(),
           retryAt: harness.now().toISOString(),

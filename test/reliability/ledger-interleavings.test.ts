@@ -191,7 +191,7 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
     const [held] = await store.claimInbox('me', 10);
     control.failNext(1);
     await expect(
-      store.deferInbox(held!.key, {
+      store.deferInbox('me', held!.key, {
         attempts: 1,
         firstFailureAt: new Date().toISOString(),
         retryAt: new Date().toISOString(),
@@ -263,7 +263,7 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
       claimed.length > 0;
       claimed = await store.claimInbox('me', 500)
     ) {
-      await Promise.all(claimed.map((each) => store.deferInbox(each.key, retry())));
+      await Promise.all(claimed.map((each) => store.deferInbox('me', each.key, retry())));
     }
     await store.accept(entry([event('6000000')]));
     let readByClaims = 0;
@@ -273,7 +273,12 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
       readByClaims += reads;
       expect(found).toHaveLength(1);
       const now = new Date().toISOString();
-      await store.deferInbox(found[0]!.key, { attempts: 1, firstFailureAt: now, retryAt: now, lastError: 'down' });
+      await store.deferInbox('me', found[0]!.key, {
+        attempts: 1,
+        firstFailureAt: now,
+        retryAt: now,
+        lastError: 'down',
+      });
     }
     expect(await store.nextInboxAt()).toBe(Date.parse(later));
     // 50 claims over 2,000 deferred entries: a scan would read 100,000 retry times.

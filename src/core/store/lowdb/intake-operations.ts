@@ -1,8 +1,8 @@
 // The inbox side of the lowdb store: durable acceptance with dedupe, handing
 // entries to intake, and committing what an entry became (its events folded
 // into orders, a dead letter, a shop's install state) together with its
-// consumption. An entry is held until it is committed, deferred, or let go
-// (releaseEntry, or a commit that failed), so a failed write never strands it.
+// consumption. An entry is held by one claim until it is committed, deferred, or let go
+// (releaseEntry, or a commit that failed), so a failed write never strands it; only that claim lets go of it.
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import { orderKey } from '../../order-event.ts';
 import { applyEvent, newOrderRecord } from '../../order-record.ts';
@@ -22,23 +22,23 @@ export class IntakeOperations {
     this.#orders = orders;
   }
 
-  claim(limit: number): InboxEntry[] {
-    return this.#p.inbox.claim(limit).map((entry) => structuredClone(entry));
+  claim(limit: number, owner: string): InboxEntry[] {
+    return this.#p.inbox.claim(limit, owner).map((entry) => structuredClone(entry));
   }
 
-  async defer(key: string, retry: EntryRetry): Promise<void> {
+  async defer(owner: string, key: string, retry: EntryRetry): Promise<void> {
     try {
-      await this.#p.inbox.defer(key, retry);
+      await this.#p.inbox.defer(key, owner, retry);
       await this.#p.flush();
     } finally {
       // Written or not, the entry waits for its retry time (a failed write only costs an earlier retry after a restart).
-      this.#p.inbox.release(key);
+      this.#p.inbox.release(key, owner);
     }
     await this.#p.inbox.mergeRetryFiles().catch(() => undefined);
   }
 
-  releaseEntry(key: string, retryAt: Date): void {
-    this.#p.inbox.release(key, retryAt.getTime());
+  releaseEntry(owner: string, key: string, retryAt: Date): void {
+    this.#p.inbox.release(key, owner, retryAt.getTime());
     this.#p.notify();
   }
 
@@ -50,15 +50,15 @@ export class IntakeOperations {
    */
   async commit(commits: IntakeCommit[]): Promise<string[]> {
     const { inbox, active, records, deadLetters } = this.#p;
-    const keys = commits.map((commit) => commit.entryKey);
     const changed = new Set<string>();
-    // The copies folded: those waiting when the queue reached this commit. What comes after acts on them alone.
+    // The copies folded: those waiting, and held by each step's claim, when the queue reached this commit. What
+    // comes after acts on them alone: a copy stored since (after its shop's erasure) is another step's.
     let copies: EntryCopy[] | undefined;
     try {
       copies = await this.#p.serial.add(async () => {
-        const folding = keys.map((key) => inbox.copyOf(key)).filter((copy) => copy !== undefined);
+        const folding = commits.map((commit) => inbox.copyFor(commit.entryKey, commit.owner));
         const now = this.#p.now().toISOString();
-        const ofInbox = commits.map((commit) => withoutEntryGone(commit, inbox.entry(commit.entryKey) !== undefined));
+        const ofInbox = commits.map((commit, index) => withoutEntryGone(commit, folding[index] !== undefined));
         // Orders not in memory are looked up in the settled index all at once, a few files read in parallel,
         // rather than one file read after another inside the queue every fold waits on.
         const notActive = [...new Set(ofInbox.flatMap((commit) => (commit.events ?? []).map(orderKey)))].filter(
@@ -84,14 +84,14 @@ export class IntakeOperations {
           if (commit.shop) records.put('shop', `${commit.shop.platform}:${commit.shop.shop}`, commit.shop);
           for (const record of commit.records ?? []) records.put(record.kind, record.id, record.value);
         }
-        return folding;
+        return folding.filter((copy) => copy !== undefined);
       });
       await inbox.recordConsumed(copies);
       await this.#p.flush();
     } catch (error) {
       // Still in the inbox, to be taken again; what was folded in memory is folded again, which changes nothing.
-      if (copies) inbox.releaseCopies(copies);
-      else for (const key of keys) inbox.release(key);
+      // Each step's claim lets go of its own hold alone.
+      for (const { entryKey, owner } of commits) if (owner !== undefined) inbox.release(entryKey, owner);
       throw error;
     }
     // Only now that what they became is durable do the entries go.

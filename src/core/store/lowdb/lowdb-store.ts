@@ -275,8 +275,8 @@ export class LowdbStore implements LedgerStore {
 
   // --- Intake.
 
-  async claimInbox(_owner: string, limit: number, _leaseMs?: number): Promise<InboxEntry[]> {
-    return this.#intake.claim(limit);
+  async claimInbox(owner: string, limit: number, _leaseMs?: number): Promise<InboxEntry[]> {
+    return this.#intake.claim(limit, owner);
   }
 
   async inboxEntry(key: string): Promise<InboxEntry | undefined> {
@@ -288,12 +288,12 @@ export class LowdbStore implements LedgerStore {
     return this.#p.inbox.nextRetryAt();
   }
 
-  deferInbox(key: string, retry: EntryRetry): Promise<void> {
-    return this.#intake.defer(key, retry);
+  deferInbox(owner: string, key: string, retry: EntryRetry): Promise<void> {
+    return this.#intake.defer(owner, key, retry);
   }
 
-  async releaseEntry(_owner: string, key: string, retryAt: Date): Promise<void> {
-    this.#intake.releaseEntry(key, retryAt);
+  async releaseEntry(owner: string, key: string, retryAt: Date): Promise<void> {
+    this.#intake.releaseEntry(owner, key, retryAt);
   }
 
   commitIntake(commits: IntakeCommit[]): Promise<string[]> {
@@ -318,11 +318,11 @@ export class LowdbStore implements LedgerStore {
 
   // --- Leases (the heartbeat of the shared worker loop). This store's claims
   // live in this process until saved with release or let go, and do not
-  // expire; owner tokens play no part: a claim is held while the due queue
-  // holds its order, or the inbox its entry.
+  // expire: a claim is held while the due queue holds its order, or the
+  // inbox holds its entry for this claim's token.
   async renewClaims(kind: ClaimKind, claims: Claim[], _leaseMs: number): Promise<Claim[]> {
     return claims.filter((claim) =>
-      kind === 'orders' ? this.#p.active.due.isHeld(claim.key) : this.#p.inbox.isLeased(claim.key),
+      kind === 'orders' ? this.#p.active.due.isHeld(claim.key) : this.#p.inbox.holds(claim.key, claim.owner),
     );
   }
 

@@ -106,10 +106,11 @@ export async function releaseEntry(db: PgDatabase, owner: string, key: string, r
   ]);
 }
 
-export async function deferInbox(db: PgDatabase, key: string, retry: EntryRetry): Promise<void> {
-  await db.write('UPDATE lb_inbox SET retry = $2, due_at = $3, lease_owner = NULL, lease_until = NULL WHERE key = $1', [
-    key,
-    JSON.stringify(retry),
-    retry.retryAt,
-  ]);
+/** The platform did not answer: the entry waits for retry.retryAt, if this claim still holds it. */
+export async function deferInbox(db: PgDatabase, owner: string, key: string, retry: EntryRetry): Promise<void> {
+  await db.write(
+    `UPDATE lb_inbox SET retry = $2, due_at = $3, lease_owner = NULL, lease_until = NULL
+      WHERE key = $1 AND lease_owner = $4`,
+    [key, JSON.stringify(retry), retry.retryAt, owner],
+  );
 }

@@ -35,10 +35,13 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
     }
     // Each entry as it is now, not as intake read it: a customer's erasure that rewrote it meanwhile (this waits for
     // one still at it) recorded what it reached, and what the step folds of that is erased (entry-erasure.ts).
+    // An entry another claim holds now (taken over after this one's lease ran out) is that claim's to consume.
     const { rows: consumed } = await client.query<{ key: string; erasures: EntryErasure[] | null }>(
-      `DELETE FROM lb_inbox WHERE key IN (SELECT key FROM lb_inbox WHERE key = ANY($1) ORDER BY key FOR UPDATE)
+      `DELETE FROM lb_inbox WHERE key IN (
+         SELECT i.key FROM lb_inbox i JOIN unnest($1::text[], $2::text[]) AS c(key, owner) ON c.key = i.key
+          WHERE c.owner IS NULL OR i.lease_owner IS NULL OR i.lease_owner = c.owner ORDER BY i.key FOR UPDATE OF i)
        RETURNING key, entry->'erasures' AS erasures`,
-      [commits.map((commit) => commit.entryKey)],
+      [commits.map((commit) => commit.entryKey), commits.map((commit) => commit.owner ?? null)],
     );
     const inInbox = new Map(consumed.map((row) => [row.key, row.erasures]));
     const applied = commits.map((commit) => withoutEntryGone(commit, inInbox.has(commit.entryKey)));

@@ -149,7 +149,8 @@ export class PostgresStore implements LedgerStore {
     inbox.claimInbox(this.#db, owner, limit, leaseMs);
   inboxEntry = (key: string): Promise<InboxEntry | undefined> => inbox.inboxEntry(this.#db, key);
   nextInboxAt = (): Promise<number | undefined> => inbox.nextInboxAt(this.#db);
-  deferInbox = (key: string, retry: EntryRetry): Promise<void> => inbox.deferInbox(this.#db, key, retry);
+  deferInbox = (owner: string, key: string, retry: EntryRetry): Promise<void> =>
+    inbox.deferInbox(this.#db, owner, key, retry);
   releaseEntry = (owner: string, key: string, retryAt: Date): Promise<void> =>
     inbox.releaseEntry(this.#db, owner, key, retryAt);
 

@@ -9,6 +9,12 @@ import type { RecordKind, ShopState } from './records.ts';
 /** One step of intake: an inbox entry consumed, and what came of it, committed together. */
 export interface IntakeCommit {
   entryKey: string;
+  /**
+   * The token of the claim the step holds its entry under: the entry is consumed only while that claim holds it,
+   * or nobody does (a copy stored again after its shop's erasure may be another claim's). Without one (a
+   * ledger moved in), whatever copy waits is consumed.
+   */
+  owner?: string | undefined;
   /** Order events to fold into their orders. */
   events?: OrderEvent[];
   /** The lane of the work the events make (absent: live). */
@@ -46,8 +52,11 @@ export interface IntakeRole extends ClaimRenewal {
   claimInbox(owner: string, limit: number, leaseMs: number): Promise<InboxEntry[]>;
   /** Consumes inbox entries, folds their events, keeps dead letters and install states, in one step. Returns the orders that changed. */
   commitIntake(commits: IntakeCommit[]): Promise<string[]>;
-  /** An entry whose platform did not answer: tried again at retry.retryAt. Lets go of the claim, whether or not the write succeeded. */
-  deferInbox(key: string, retry: EntryRetry): Promise<void>;
+  /**
+   * An entry whose platform did not answer: tried again at retry.retryAt. Lets go of the claim, whether or not
+   * the write succeeded. Only while `owner`'s claim holds the entry: another claim's hold is left alone.
+   */
+  deferInbox(owner: string, key: string, retry: EntryRetry): Promise<void>;
   /**
    * Lets go of an inbox entry without committing anything (its handling
    * failed): it may be taken again from retryAt. Called in intake's `finally`,
