@@ -78,6 +78,27 @@ export default tseslint.config(
     },
   },
   {
+    // The ledger's roles (src/core/store/roles/, docs/architecture.md): each part of the bridge names the roles it
+    // uses. Only the store's own code and the composition roots, which open the store and hand out its roles, hold
+    // it whole.
+    files: ['src/**/*.ts', 'adapters/**/*.ts'],
+    ignores: ['src/core/store/**', 'src/composition/**', 'src/cli/**', 'src/core/engine.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ledger-store.ts'],
+              importNames: ['LedgerStore'],
+              message: 'Take the roles this part uses (IntakeRole, RecordRole, ...), not the whole store.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read answers as untyped JSON.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

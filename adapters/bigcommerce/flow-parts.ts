@@ -1,13 +1,13 @@
 // What the single-click app's callbacks (install.ts, app-routes.ts) are built from.
 import type { PlatformAnswer } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { OperatorQueries, RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { AllowedStores } from './allowed-shops.ts';
 import type { RemovedUsers } from './removed-users.ts';
 import type { BigCommerceStores } from './stores.ts';
 
 export interface BigCommerceAppParts {
-  store: LedgerStore;
+  store: OperatorQueries & RecordRole;
   stores: BigCommerceStores;
   allowed: AllowedStores;
   removedUsers: RemovedUsers;

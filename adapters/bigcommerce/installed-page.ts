@@ -4,7 +4,7 @@
 import type { SubscriptionHealth } from '../../src/core/order-source.ts';
 import type { PlatformAnswer } from '../../src/core/platform-module.ts';
 import { reconciliationId } from '../../src/core/reconciler.ts';
-import type { LedgerStore, ReconciliationState } from '../../src/core/store/ledger-store.ts';
+import type { ReconciliationState, OperatorQueries, RecordRole } from '../../src/core/store/ledger-store.ts';
 import { counted } from '../../src/counted.ts';
 
 const PLATFORM = 'bigcommerce';
@@ -19,7 +19,7 @@ const hooksSaid = (health: SubscriptionHealth | undefined) =>
         : `All ${health.healthy} in order (checked ${health.checkedAt}).${health.repaired.length ? ` Put right on that check: ${health.repaired.join('; ')}.` : ''}`;
 
 export async function installedPage(
-  store: LedgerStore,
+  store: OperatorQueries & RecordRole,
   shop: string,
   { notice, dashboardUrl }: { notice: string; dashboardUrl: string },
 ): Promise<PlatformAnswer> {

@@ -3,7 +3,7 @@
 // deliveries count by the app's signature alone. The hooks of the store configured by hand are signed with
 // its API account's secret, which the bridge does not hold, so they carry BIGCOMMERCE_WEBHOOK_SECRET in a
 // header (docs/bigcommerce.md). One API client per store and token, so that all callers share its rate limit.
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
 import { BigCommerceApi } from './admin-api.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
@@ -49,7 +49,7 @@ export interface BigCommerceStore {
 export type ForgetOutcome = 'forgotten' | 'none' | 'replaced';
 
 export interface BigCommerceStoresOptions {
-  store: LedgerStore;
+  store: RecordRole;
   env: BigCommerceEnvironment;
   /** https://api.bigcommerce.com, or a test double. */
   apiUrl: string;

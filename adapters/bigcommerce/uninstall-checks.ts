@@ -3,7 +3,7 @@
 // in the ledger, so that it survives a restart and every bridge sees it, and is checked again with backoff
 // over about a day. A reinstall can land at any moment on any bridge, so every write here is a
 // compare-and-set: a reinstall's token and 'shop' record stay.
-import type { LedgerStore, ShopState } from '../../src/core/store/ledger-store.ts';
+import type { ShopState, RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { TokenCheck } from './admin-api.ts';
 import type { BigCommerceStores } from './stores.ts';
@@ -48,7 +48,7 @@ const PASS_MS = MINUTE;
 const CALLBACK_CHECK_MS = 5_000;
 
 export interface UninstallChecksOptions {
-  store: LedgerStore;
+  store: RecordRole & LedgerLifecycle;
   stores: BigCommerceStores;
   logger: Logger;
   /**

@@ -4,7 +4,7 @@
 // for its shop and renewed one at a time, across instances too (the store's exclusive lock). Tokens are
 // 'session' records, never in a log line, an error or an answer.
 import { InvalidJwtError, RequestedTokenType, type Shopify } from '@shopify/shopify-api';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { BridgeError } from '../../src/errors.ts';
 
@@ -74,7 +74,7 @@ export class ShopifyAccessError extends BridgeError<'no_access' | 'refused' | 'i
 }
 
 export interface ShopifyAccessOptions {
-  store: LedgerStore;
+  store: RecordRole & LedgerLifecycle;
   /** The library, for the grants; absent when only a legacy token is configured. */
   app?: Shopify | undefined;
   /** The library with the previous client secret, during a rotation: session tokens Shopify still signs with it are exchanged with it. */

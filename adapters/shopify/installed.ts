@@ -2,7 +2,7 @@
 // exchange the first time the merchant opens the embedded app): the shop counts as installed again (an earlier
 // uninstall is cleared), and its webhook subscriptions are put right in the background, so that the merchant's
 // page does not wait for them.
-import type { LedgerStore, ShopState } from '../../src/core/store/ledger-store.ts';
+import type { ShopState, RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 
 export type ShopifyInstalled = (shop: string, how: 'oauth' | 'token_exchange') => Promise<void>;
@@ -15,7 +15,7 @@ export function shopifyInstalled({
   forgetScopes,
 }: {
   platform: string;
-  store: Pick<LedgerStore, 'putRecord'>;
+  store: Pick<RecordRole, 'putRecord'>;
   logger: Logger;
   /** The bridge checks the shop's subscriptions, after the answer. */
   subscriptionsChanged: (shop: string) => void;

@@ -3,7 +3,7 @@
 // ticket under the nonce's hash, for a few minutes, which the return takes once. Only the return may call
 // the store: WooCommerce waits on the callback inside its own request, and a small site's one PHP worker
 // could not answer.
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import { sha256, type PendingConnect } from './connect.ts';
 import type { WooKeyPermissions } from './stores.ts';
 
@@ -30,7 +30,7 @@ export interface ReturnTicket {
 const ticketId = (nonce: string) => `woocommerce-return:${sha256(nonce)}`;
 
 export async function keepReturnTicket(
-  store: LedgerStore,
+  store: RecordRole & LedgerLifecycle,
   nonce: string,
   ticket: Omit<ReturnTicket, 'createdAt' | 'expiresAt' | 'platform'>,
   now = new Date(),
@@ -47,7 +47,7 @@ export async function keepReturnTicket(
 
 /** A shop's re-entry tickets awaiting their browser, unexpired: their record ids and when each was made. */
 export async function reentryTickets(
-  store: LedgerStore,
+  store: RecordRole & LedgerLifecycle,
   shop: string,
   now = new Date(),
 ): Promise<Array<{ kind: typeof KIND; id: string; createdAt: string }>> {
@@ -61,7 +61,7 @@ export async function reentryTickets(
 
 /** The ticket the callback left for this nonce, taken: it works once, before it expires. */
 export async function takeReturnTicket(
-  store: LedgerStore,
+  store: RecordRole & LedgerLifecycle,
   nonce: string,
   now = new Date(),
 ): Promise<ReturnTicket | undefined> {

@@ -4,7 +4,7 @@
 // back untouched, so that is the bridge's one-time nonce, kept as its hash. The store's address must be https
 // and public (store-address.ts), or it would be a way into this machine's network.
 import { createHash, randomBytes } from 'node:crypto';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { asRecord } from '../shared/json.ts';
 import type { WooKeyPermissions } from './stores.ts';
@@ -59,7 +59,7 @@ export interface ConnectOptions {
 
 /** Issues a nonce for the store and says where to send the merchant; a StoreAddressError says why not. */
 export async function beginWooConnect(
-  store: LedgerStore,
+  store: RecordRole & LedgerLifecycle,
   address: string,
   urls: ConnectOptions,
   now = new Date(),
@@ -95,7 +95,7 @@ export async function beginWooConnect(
 const isPending = (value: Partial<PendingConnect>) =>
   value.platform === 'woocommerce' && (value.purpose === 'connect' || value.purpose === 'reentry');
 
-async function forgetExpired(store: LedgerStore, now: Date): Promise<void> {
+async function forgetExpired(store: RecordRole & LedgerLifecycle, now: Date): Promise<void> {
   for (const { id, value } of await store.listRecords<Partial<PendingConnect>>('session')) {
     if (isPending(value) && Date.parse(value.expiresAt ?? '') <= now.getTime()) await store.deleteRecord('session', id);
   }
@@ -103,7 +103,7 @@ async function forgetExpired(store: LedgerStore, now: Date): Promise<void> {
 
 /** A shop's re-entries started and not yet answered, unexpired: their record ids and when each was made. */
 export async function pendingReentries(
-  store: LedgerStore,
+  store: RecordRole & LedgerLifecycle,
   shop: string,
   now = new Date(),
 ): Promise<Array<{ kind: 'session'; id: string; createdAt: string }>> {
@@ -171,7 +171,11 @@ export function readWooKeys(
  * Takes the nonce a callback carries: it works once, before it expires.
  * Two callbacks with the same nonce at once get one success between them.
  */
-export async function takeWooCallback(store: LedgerStore, body: unknown, now = new Date()): Promise<CallbackResult> {
+export async function takeWooCallback(
+  store: RecordRole & LedgerLifecycle,
+  body: unknown,
+  now = new Date(),
+): Promise<CallbackResult> {
   const read = readWooKeys(body);
   if (!read.ok) return read;
   const id = nonceRecordId(read.keys.nonce);

@@ -6,7 +6,17 @@
 import type { Logger } from '../../src/logger.ts';
 import { FACTS, type Fact } from '../../src/core/order-event.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
-import type { DeadLetter, LedgerStore, ShopState } from '../../src/core/store/ledger-store.ts';
+import type {
+  DeadLetter,
+  ShopState,
+  OrderWorkRole,
+  OperatorQueries,
+  DeadLetterRole,
+  RecordRole,
+  PrivacyRole,
+  LedgerLifecycle,
+  LedgerTransfer,
+} from '../../src/core/store/ledger-store.ts';
 import { legacyWooShopNames, wooShopOf } from './shop-identity.ts';
 
 const PLATFORM = 'woocommerce';
@@ -96,11 +106,27 @@ const rekeyed = (record: OrderRecord, to: string, now: string): OrderRecord => (
 });
 
 export class WooIdentityMigration {
-  readonly #store: LedgerStore;
+  readonly #store: OrderWorkRole &
+    OperatorQueries &
+    DeadLetterRole &
+    RecordRole &
+    PrivacyRole &
+    LedgerLifecycle &
+    LedgerTransfer;
   readonly #logger: Logger;
   readonly #now: () => Date;
 
-  constructor(store: LedgerStore, logger: Logger, now: () => Date = () => new Date()) {
+  constructor(
+    store: OrderWorkRole &
+      OperatorQueries &
+      DeadLetterRole &
+      RecordRole &
+      PrivacyRole &
+      LedgerLifecycle &
+      LedgerTransfer,
+    logger: Logger,
+    now: () => Date = () => new Date(),
+  ) {
     this.#store = store;
     this.#logger = logger;
     this.#now = now;

@@ -5,7 +5,7 @@
 // bridge meanwhile. A re-entry's key is only offered, for the browser's return to try.
 import { randomBytes } from 'node:crypto';
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import { userAddressRefusal, type UserAddressPolicy } from '../../src/net/user-address.ts';
 import { parseJsonLossless } from '../shared/json.ts';
@@ -18,7 +18,7 @@ import { wooConnectionId, type WooConnection, type WooStores } from './stores.ts
 const CALLBACK_LIMIT = 16 * 1024;
 
 export interface WooCallbackParts {
-  store: LedgerStore;
+  store: RecordRole & LedgerLifecycle;
   stores: WooStores;
   logger: Logger;
   /** Which store addresses may be connected: asked again now, since the setting may have changed since the connect began. */

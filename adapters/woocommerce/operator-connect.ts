@@ -3,7 +3,7 @@
 // merchant (landing "store-page"), the link lands on the store's own page and the store earns on the
 // merchant's own loyalty account; the operator's lands back on the dashboard.
 import type { StoreConnect } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { beginWooConnect, CONNECT_TTL_MS } from './connect.ts';
@@ -12,7 +12,7 @@ import { StoreAddressError, wooShopOf, wooStoreUrl } from './shop-identity.ts';
 import { RETURN_PATH } from './store-pages.ts';
 
 export interface OperatorConnectParts {
-  store: LedgerStore;
+  store: RecordRole & LedgerLifecycle;
   publicUrl: string | undefined;
   appName: string;
   addresses: UserAddressPolicy;

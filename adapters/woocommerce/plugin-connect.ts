@@ -6,7 +6,7 @@
 // for the store the code was asked for, and only when the plugin's site is that store.
 import { createHash, randomBytes } from 'node:crypto';
 import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import { keepPluginKey, newPluginKey } from './plugin-keys.ts';
 import { StoreAddressError, wooShopOf, wooStoreUrl } from './shop-identity.ts';
@@ -33,7 +33,7 @@ const codeRecordId = (code: string) => `woo-plugin-code:${createHash('sha256').u
  * `publicUrl`: the bridge's address, which the plugin reads from the code.
  */
 export async function issuePluginCode(
-  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord' | 'putRecord'>,
+  store: Pick<RecordRole, 'listRecords' | 'deleteRecord' | 'putRecord'>,
   shop: string,
   publicUrl: string,
   now = new Date(),
@@ -120,7 +120,7 @@ function siteShop(siteUrl: string): { shop: string; storeUrl: string } | undefin
 }
 
 export interface PluginConnectParts {
-  store: Pick<LedgerStore, 'changeRecord' | 'putRecord' | 'addRecord'>;
+  store: Pick<RecordRole, 'changeRecord' | 'putRecord' | 'addRecord'>;
   logger: Logger;
   /** A test's clock; the system's otherwise. */
   now?: () => Date;

@@ -6,7 +6,7 @@
 // removed while the bridge's REST key still works (those already used at checkout stay held for their orders).
 // The body is small and read only after its length is capped; every refusal is the same 400, naming no store.
 import type { PlatformAnswer, PlatformRequest, PlatformRoute, PlatformWiring } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import { forgetPluginKey, pluginKeyOf } from './plugin-keys.ts';
 import { DISCONNECT_PURPOSE, readPayload, signedPayload } from './plugin-signature.ts';
@@ -24,7 +24,7 @@ export function pluginDisconnectRoute({
   storefrontClosed,
   now = () => new Date(),
 }: {
-  store: Pick<LedgerStore, 'getRecord' | 'changeRecord'>;
+  store: Pick<RecordRole, 'getRecord' | 'changeRecord'>;
   logger: Logger;
   storefrontClosed: PlatformWiring['storefrontClosed'];
   now?: () => Date;

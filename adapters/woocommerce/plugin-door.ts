@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
 import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import { keptSecret, newSecret, secretHash } from '../shared/browser-secret.ts';
 import { wooConnectProblem } from './connect-problem.ts';
@@ -59,7 +59,7 @@ const page = (status: number, title: string, text: string): PlatformAnswer => ({
 const AGAIN = 'Open your loyalty program again from WooCommerce › Loyalty points in your WordPress.';
 
 export interface PluginDoorParts {
-  store: LedgerStore;
+  store: RecordRole;
   publicUrl: string | undefined;
   logger: Logger;
   /** A test's clock; the system's otherwise. */

@@ -5,7 +5,7 @@
 // the store accepts it; a connect's return opens no page, which would be a login CSRF (docs/woocommerce.md).
 import { stringifySetCookie } from 'cookie';
 import type { MerchantDoor, PlatformAnswer, PlatformRoute } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { keptSecret, newSecret, secretHash } from '../shared/browser-secret.ts';
@@ -32,7 +32,7 @@ const OPEN_URL = `/woocommerce${OPEN_PATH}`;
 const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } as const;
 
 export interface WooPagesParts {
-  store: LedgerStore;
+  store: RecordRole & LedgerLifecycle;
   stores: WooStores;
   publicUrl: string | undefined;
   appName: string;
@@ -41,7 +41,7 @@ export interface WooPagesParts {
 }
 
 /** The connection the bridge made for this store through /wc-auth, if it has one (not the environment's store). */
-const connectionOf = (store: LedgerStore, shop: string) =>
+const connectionOf = (store: RecordRole & LedgerLifecycle, shop: string) =>
   store.getRecord<WooConnection>('session', wooConnectionId(shop));
 
 const page = (status: number, title: string, text: string, again = true): PlatformAnswer => ({

@@ -6,7 +6,7 @@
 // `contact` reads nothing. The widget asks the bridge directly from the store's own domain (cors 'any-page'), with
 // that token as its one credential.
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import { issuePluginCode } from './plugin-connect.ts';
 import { wooCustomerAsker } from './plugin-identity.ts';
 import { pluginKeyOf, type KeyOf } from './plugin-keys.ts';
@@ -29,7 +29,7 @@ export const PLUGIN_CODE_REFUSALS = {
 } as const;
 
 export interface WooStorefrontOptions {
-  store: LedgerStore;
+  store: RecordRole;
   stores: Pick<WooStores, 'get'>;
   /** The bridge's public https address, which a connection code carries. */
   publicUrl: string;

@@ -3,7 +3,7 @@
 // named the same way (shop-identity.ts), so a store connected after being configured is one store.
 // Deliveries are verified before the answer, so the secrets are cached (shared/cached-records.ts).
 import { DEFAULT_ACCOUNT } from '../../src/core/accounts.ts';
-import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { OutboundPolicy } from '../../src/net/outbound.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
@@ -56,7 +56,7 @@ export interface WooStore {
 }
 
 export interface WooStoresOptions {
-  store: LedgerStore;
+  store: RecordRole;
   env: WooEnvironment;
   /** Where a store's REST API answers instead of its address (tests). */
   requestUrl?: ((url: string) => string) | undefined;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { isSandboxMode, type Config } from '../config.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
-import type { LedgerStore, WaitingMatch } from '../core/store/ledger-store.ts';
+import type { WaitingMatch, OrderWorkRole, RecordRole } from '../core/store/ledger-store.ts';
 import type { OpenedStore } from '../core/store/opened-store.ts';
 import { AuthPause } from '../core/worker/auth-pause.ts';
 import { pauseOf } from '../core/worker/worker.ts';
@@ -25,7 +25,7 @@ export const probeRead = (client: Pick<LoyaltyClient, 'transactions'>) =>
   client.transactions({ type: 'earn', email: 'credentials-probe@loyalty-bridge.invalid' });
 
 export interface AccountsParts {
-  store: LedgerStore;
+  store: OrderWorkRole & RecordRole;
   opened: Pick<OpenedStore, 'sharedLimiter'>;
   /** The default account's client (the configuration's). */
   client: LoyaltyClient;

@@ -4,7 +4,7 @@
 // client, its rate limit, its pause) is made when it is first used, and made again when it changes.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts, type PausedRule } from '../core/accounts.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OrderWorkRole, RecordRole } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { BridgeError } from '../errors.ts';
 import { documentedFailure, LoyaltyError } from '../loyalty/errors.ts';
@@ -38,7 +38,7 @@ export type RuntimeFactory = (record: AccountRecord, settings: ProgramSettings) 
 export type CredentialsProbe = (record: AccountRecord) => Promise<CredentialsCheck>;
 
 export interface AccountRegistryOptions {
-  store: LedgerStore;
+  store: OrderWorkRole & RecordRole;
   logger: Logger;
   /** The environment's account, and its settings (the environment's). */
   defaultAccount: AccountRuntime;

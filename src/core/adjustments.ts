@@ -8,7 +8,7 @@ import { DEFAULT_ACCOUNT, type Accounts, type AccountRuntime } from './accounts.
 import type { ServiceCustomer } from './storefront/customer-points.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
+import type { Adjustment, DeadLetter, DeadLetterRole, RecordRole } from './store/ledger-store.ts';
 import { tellCustomerCall, type CustomerCall, type CustomerCallListener } from './customer-calls.ts';
 
 export interface EarnRequest {
@@ -65,11 +65,11 @@ export class Adjustments {
    * earning's cancel can: marked before the call and checked after it (cover-checks.ts), where storefronts run.
    */
   takeBackChecks: TakeBackChecks | undefined;
-  readonly #store: LedgerStore;
+  readonly #store: DeadLetterRole & RecordRole;
   readonly #accounts: Accounts;
   readonly #logger: Logger;
 
-  constructor(store: LedgerStore, accounts: Accounts, logger: Logger) {
+  constructor(store: DeadLetterRole & RecordRole, accounts: Accounts, logger: Logger) {
     this.#store = store;
     this.#accounts = accounts;
     this.#logger = logger;

@@ -6,7 +6,7 @@ import type { AckPressure } from './ack-pressure.ts';
 import type { InboxEntry, StoredDelivery } from './delivery.ts';
 import type { Lane } from './lanes.ts';
 import type { OrderEvent } from './order-event.ts';
-import type { LedgerStore } from './store/ledger-store.ts';
+import type { IntakeRole, RecordRole } from './store/ledger-store.ts';
 
 export type IngestResult = 'accepted' | 'duplicate';
 
@@ -19,7 +19,7 @@ export interface Ingest {
 
 /** ackPressure hears of each platform delivery answered: intake yields to them in a burst. */
 export function ingest(
-  store: LedgerStore,
+  store: IntakeRole & RecordRole,
   now: () => Date = () => new Date(),
   ackPressure?: Pick<AckPressure, 'noteAccepted'>,
 ): Ingest {

@@ -12,11 +12,19 @@ import { digestOf, type InboxEntry, type StoredDelivery } from './delivery.ts';
 import { keptDelivery } from './kept-deliveries.ts';
 import { orderKey, type OrderEvent } from './order-event.ts';
 import type { Privacy } from './privacy.ts';
-import type { IntakeCommit, LedgerStore, NewDeadLetter, ShopState } from './store/ledger-store.ts';
+import type {
+  IntakeCommit,
+  NewDeadLetter,
+  ShopState,
+  IntakeRole,
+  OrderWorkRole,
+  RecordRole,
+  LedgerLifecycle,
+} from './store/ledger-store.ts';
 import { WorkLoop, type YieldTo } from './work-loop.ts';
 
 export interface IntakeOptions {
-  store: LedgerStore;
+  store: IntakeRole & OrderWorkRole & RecordRole & LedgerLifecycle;
   adapterFor: (platform: string) => PlatformAdapter<unknown> | undefined;
   privacy: Privacy;
   logger: Logger;

@@ -4,7 +4,7 @@
 // a trimmed body changes nothing, so two instances doing it at once do no harm (docs/upgrading.md).
 import { deliveryBody, digestOf, storedBody, type StoredDelivery } from './delivery.ts';
 import type { PlatformAdapter } from './platform-adapter.ts';
-import type { LedgerStore } from './store/ledger-store.ts';
+import type { RecordRole, PrivacyRole } from './store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 
 export const KEPT_FIELDS_MIGRATION = 'kept-fields';
@@ -29,7 +29,7 @@ export function keptDelivery(adapter: PlatformAdapter<unknown>, delivery: Stored
 }
 
 export async function trimEarlierDeliveries(
-  store: LedgerStore,
+  store: RecordRole & PrivacyRole,
   adapterFor: (platform: string) => PlatformAdapter<unknown> | undefined,
   logger: Logger,
   now: () => Date = () => new Date(),

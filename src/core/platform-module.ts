@@ -8,7 +8,15 @@ import type { Logger } from '../logger.ts';
 import type { UserAddressPolicy } from '../net/user-address.ts';
 import type { DeliveryInfo, PlatformAdapter } from './platform-adapter.ts';
 import type { OrderSource } from './order-source.ts';
-import type { LedgerStore } from './store/ledger-store.ts';
+import type {
+  DeadLetterRole,
+  LedgerLifecycle,
+  LedgerTransfer,
+  OperatorQueries,
+  OrderWorkRole,
+  PrivacyRole,
+  RecordRole,
+} from './store/ledger-store.ts';
 import type { SecretFields } from './store/record-secrets.ts';
 
 /** What a person reads: never the platform's code name. */
@@ -183,7 +191,8 @@ export interface MerchantDoor {
 
 /** What the bridge hands a module when it builds it. */
 export interface PlatformWiring {
-  store: LedgerStore;
+  /** Every role but intake's: a module keeps its records, and WooCommerce's identity migration moves a shop's orders. */
+  store: OrderWorkRole & OperatorQueries & DeadLetterRole & RecordRole & PrivacyRole & LedgerLifecycle & LedgerTransfer;
   logger: Logger;
   /** The bridge's public https address (PUBLIC_URL), where platforms send webhooks and merchants back. */
   publicUrl: string | undefined;

@@ -12,7 +12,8 @@ import type {
   CustomerMatch,
   DeliveryRedactor,
   ErasureReport,
-  LedgerStore,
+  RecordRole,
+  PrivacyRole,
 } from './store/ledger-store.ts';
 import { DEFAULT_ACCOUNT, type Accounts } from './accounts.ts';
 import type { OrderRecord } from './order-record.ts';
@@ -41,7 +42,7 @@ export interface DataRequestRecord {
 }
 
 export interface PrivacyOptions {
-  store: LedgerStore;
+  store: RecordRole & PrivacyRole;
   adapterFor: (platform: string) => PlatformAdapter<unknown> | undefined;
   logger: Logger;
   /** Which loyalty account an order belongs to, for requests limited to one account. */

@@ -7,12 +7,12 @@ import type { Logger } from '../logger.ts';
 import type { Ingest } from './ingest.ts';
 import type { OrderSource, SubscriptionHealth } from './order-source.ts';
 import { resync } from './resync.ts';
-import type { LedgerStore, ReconciliationState, ShopState } from './store/ledger-store.ts';
+import type { ReconciliationState, ShopState, RecordRole, LedgerLifecycle } from './store/ledger-store.ts';
 import { waitAtMost } from './wait-at-most.ts';
 
 export interface ReconcilerOptions {
   sources: OrderSource[];
-  store: LedgerStore;
+  store: RecordRole & LedgerLifecycle;
   ingest: Ingest;
   logger: Logger;
   intervalMs: number;

@@ -6,7 +6,7 @@
 import { laneAfter } from './lanes.ts';
 import { activityGiving } from './activity-points.ts';
 import { randomUUID } from 'node:crypto';
-import type { Adjustment, DeadLetter, LedgerStore } from './store/ledger-store.ts';
+import type { Adjustment, DeadLetter, OrderWorkRole, OperatorQueries } from './store/ledger-store.ts';
 import type { Adjustments } from './adjustments.ts';
 import { plan, type AttentionReason } from './lifecycle.ts';
 import type { OrderRecord } from './order-record.ts';
@@ -39,7 +39,7 @@ export type GiveBackResult =
   | { kind: 'unknown'; adjustment: Adjustment; deadLetter: DeadLetter | undefined };
 
 export interface RedeemedPointsOptions {
-  store: LedgerStore;
+  store: OrderWorkRole & OperatorQueries;
   adjustments: Adjustments;
   /** Each order's account gives its rules and its return activities (REDEEM_RETURN_ACTIVITIES). */
   accounts: Accounts;

@@ -9,7 +9,7 @@ import type { Ingest } from './ingest.ts';
 import type { OrderEvent } from './order-event.ts';
 import type { OrderSource } from './order-source.ts';
 import { emptyProgress, resync, type ResyncProgress } from './resync.ts';
-import type { LedgerStore } from './store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from './store/ledger-store.ts';
 
 export type ResyncRequest = {
   platform: string;
@@ -46,7 +46,7 @@ export type StartResult = { ok: true; job: ResyncJob } | { ok: false; reason: st
 export class ResyncJobs {
   /** A list, or what the list is now (a first run's demo shops answer while the demo plays). */
   readonly #sources: () => readonly OrderSource[];
-  readonly #store: LedgerStore;
+  readonly #store: RecordRole & LedgerLifecycle;
   readonly #ingest: Ingest;
   readonly #logger: Logger;
   readonly #running = new Set<Promise<void>>();
@@ -54,7 +54,7 @@ export class ResyncJobs {
 
   constructor(
     sources: readonly OrderSource[] | (() => readonly OrderSource[]),
-    store: LedgerStore,
+    store: RecordRole & LedgerLifecycle,
     ingest: Ingest,
     logger: Logger,
   ) {

@@ -11,13 +11,13 @@ import { trialAccountInput, type BridgeSandbox } from '../accounts/sandbox-trial
 import type { AccountRegistry, Change } from '../accounts/registry.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { emptyLaneCounts } from '../core/lanes.ts';
-import type { Adjustment, LedgerStore } from '../core/store/ledger-store.ts';
+import type { Adjustment, OrderWorkRole, DeadLetterRole, RecordRole } from '../core/store/ledger-store.ts';
 import type { Platforms } from '../composition/platforms.ts';
 import { platformName } from '../composition/platform-registry.ts';
 
 export interface AdminAccountsParts {
   accounts: AccountRegistry;
-  store: LedgerStore;
+  store: OrderWorkRole & DeadLetterRole & RecordRole;
   platforms: Platforms;
   /** Who makes the changes: the admin token's label (ADMIN_TOKEN_LABEL). */
   tokenLabel: string;

@@ -8,14 +8,14 @@ import { z } from 'zod';
 import type { PlatformNames, StoreConnectionView } from '../core/platform-module.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
-import type { LedgerStore, ReconciliationState } from '../core/store/ledger-store.ts';
+import type { ReconciliationState, RecordRole } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from '../composition/platforms.ts';
 import { requireAdminToken } from './admin-auth.ts';
 
 export interface AdminStoresParts {
   token: string | undefined;
-  store: LedgerStore;
+  store: RecordRole;
   platforms: Pick<Platforms, 'modules'>;
   logger: Logger;
   /** A first run's demo shops while the demo plays (none otherwise): they send orders, so they are stores. */
@@ -51,7 +51,7 @@ export interface ConnectView {
 
 /** Every store as the admin API shows it: no key, token or secret. */
 export async function storeViews(
-  store: LedgerStore,
+  store: RecordRole,
   platforms: Pick<Platforms, 'modules'>,
   demoShops: AdminStoresParts['demoShops'],
 ): Promise<StoreView[]> {

@@ -4,7 +4,7 @@ import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { activityGiving, givableAmounts, orderPoints, pointsText, type OrderPoints } from '../core/activity-points.ts';
 import type { UpstreamPoints } from '../core/order-record.ts';
 import { redemptionSummary } from '../core/redeems.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OperatorQueries } from '../core/store/ledger-store.ts';
 
 /** What an order's points are read from: a summary's fields, or a record's upstream under these names. */
 export interface PointsSource {
@@ -115,7 +115,7 @@ export type RecentOrder = ReturnType<typeof recentOrdersOf>[number];
 
 /** The newest orders of the ledger with their points, for status (the admin API's, and the CLI's on the ledger). */
 export async function newestOrders(
-  store: Pick<LedgerStore, 'listOrders'>,
+  store: Pick<OperatorQueries, 'listOrders'>,
   accounts: PointsAccounts,
 ): Promise<RecentOrder[]> {
   const { orders } = await store.listOrders({ page: 1, limit: RECENT_ORDERS });

@@ -20,10 +20,10 @@ import {
   type OrderWords,
 } from '../core/order-words.ts';
 import type { PlatformParts } from '../core/platform-module.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OrderWorkRole } from '../core/store/ledger-store.ts';
 
 export interface WordsParts {
-  store: Pick<LedgerStore, 'getOrder'>;
+  store: Pick<OrderWorkRole, 'getOrder'>;
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
   partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
   audience: Audience;

@@ -6,7 +6,7 @@ import type { AccountRecord } from '../accounts/account-records.ts';
 import { causeOfCheck } from '../accounts/check-cause.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import type { ShopLaneCounts } from '../core/lanes.ts';
-import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
+import type { DeadLetter, OrderWorkRole, OperatorQueries, DeadLetterRole } from '../core/store/ledger-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { counted, isAre } from '../counted.ts';
 
@@ -30,7 +30,7 @@ export interface Problem {
 const NAMED_ORDERS = 3;
 
 export interface ProblemParts {
-  store: Pick<LedgerStore, 'listDeadLetters' | 'getOrder' | 'laneCountsByShop'>;
+  store: Pick<OrderWorkRole & OperatorQueries & DeadLetterRole, 'listDeadLetters' | 'getOrder' | 'laneCountsByShop'>;
   /** Every account's runtime (the default among them): its pause and paused rules. */
   runtimes: () => Promise<AccountRuntime[]>;
   /** The stored accounts: their last check. */
@@ -142,7 +142,7 @@ async function heldOrders(parts: ProblemParts, shops: ShopLaneCounts[]): Promise
 
 /** The order a letter is of, as the store shows it (#1001); its key where the order is gone. */
 export async function letterOrderName(
-  store: Pick<LedgerStore, 'getOrder'>,
+  store: Pick<OrderWorkRole & OperatorQueries & DeadLetterRole, 'getOrder'>,
   letter: Pick<DeadLetter, 'orderKey'>,
 ): Promise<string | undefined> {
   if (!letter.orderKey) return undefined;
@@ -155,7 +155,7 @@ export async function letterOrderName(
  * " (orders #1001, #1002 and 3 more)"; empty where none can be named.
  */
 export async function lettersOrdersNamed(
-  store: Pick<LedgerStore, 'getOrder'>,
+  store: Pick<OrderWorkRole & OperatorQueries & DeadLetterRole, 'getOrder'>,
   newestFirst: ReadonlyArray<Pick<DeadLetter, 'orderKey'>>,
 ): Promise<string> {
   const names: string[] = [];
@@ -172,7 +172,7 @@ export async function lettersOrdersNamed(
 
 /** The dead letters as one problem, their orders named; the fix points at an account's problem first, if any. */
 export async function deadLetterProblem(
-  store: Pick<LedgerStore, 'listDeadLetters' | 'getOrder'>,
+  store: Pick<OrderWorkRole & OperatorQueries & DeadLetterRole, 'listDeadLetters' | 'getOrder'>,
   accountProblems: readonly Problem[],
 ): Promise<Problem | undefined> {
   const letters = (await store.listDeadLetters()).reverse();

@@ -4,12 +4,12 @@
 // will get through until someone fixes them.
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OperatorQueries } from '../core/store/ledger-store.ts';
 import type { UpstreamHealth } from '../loyalty/health.ts';
 import type { Readiness } from './app.ts';
 
 export interface ReadinessParts {
-  store: LedgerStore;
+  store: OperatorQueries;
   /** For the lowdb store: the folder whose writability is the ledger's. */
   dataDir: string | undefined;
   health: UpstreamHealth;

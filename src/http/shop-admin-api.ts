@@ -17,7 +17,16 @@ import type { Engine } from '../core/engine.ts';
 import type { Ingest } from '../core/ingest.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
-import type { Adjustment, DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
+import type {
+  Adjustment,
+  DeadLetter,
+  OrderWorkRole,
+  OperatorQueries,
+  DeadLetterRole,
+  RecordRole,
+  PrivacyRole,
+  LedgerLifecycle,
+} from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { isLetterOfShop, shopAttention, type AttentionParts } from './shop-attention.ts';
 import { shopLetterView, shopOrderView } from './shop-views.ts';
@@ -72,7 +81,7 @@ const shopResync = z
   });
 
 export interface ShopAdminApiParts {
-  store: LedgerStore;
+  store: OrderWorkRole & OperatorQueries & DeadLetterRole & RecordRole & PrivacyRole & LedgerLifecycle;
   /** A platform's module's parts (platform-module.ts): a shop's own access from its installs, its skip reasons' words. */
   partsOf: (platform: string) => PlatformParts | undefined;
   accounts: AccountRegistry;

@@ -14,7 +14,13 @@ import { reconciliationId } from '../core/reconciler.ts';
 import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
 import { PLATFORMS } from '../composition/platforms.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
-import type { DeadLetter, LedgerStore } from '../core/store/ledger-store.ts';
+import type {
+  DeadLetter,
+  OrderWorkRole,
+  OperatorQueries,
+  DeadLetterRole,
+  RecordRole,
+} from '../core/store/ledger-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { counted, isAre } from '../counted.ts';
 
@@ -28,7 +34,7 @@ export interface AttentionItem {
 }
 
 export interface AttentionParts {
-  store: LedgerStore;
+  store: OrderWorkRole & OperatorQueries & DeadLetterRole & RecordRole;
   accounts: AccountRegistry;
   /** The shop's platform's module's parts: its own skip reasons, in its words. */
   partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons' | 'storefront'> | undefined;
@@ -190,7 +196,10 @@ async function storefrontTrouble(parts: AttentionParts, shop: ShopRef): Promise<
 }
 
 /** The shop's orders with work pending: held while it earns on no account. */
-async function heldOrders(store: LedgerStore, shop: ShopRef): Promise<number> {
+async function heldOrders(
+  store: OrderWorkRole & OperatorQueries & DeadLetterRole & RecordRole,
+  shop: ShopRef,
+): Promise<number> {
   const counts = (await store.laneCountsByShop()).find(
     (each) => each.platform === shop.platform && each.shop === shop.shop,
   );

@@ -3,7 +3,7 @@
 // one step per shop and cap on every instance (the store's exclusive lock), so a burst cannot all pass one
 // count. A request that comes while another of the same shop and cap is under way is told to try again.
 import type { Response } from 'express';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { LedgerLifecycle } from '../core/store/ledger-store.ts';
 import { refuse } from './admin-accounts.ts';
 import { shopRefOf } from './shop-ref.ts';
 
@@ -26,7 +26,7 @@ export interface ShopCaps {
   hourly(res: Response, cap: HourlyCap, fn: () => Promise<void>): Promise<void>;
 }
 
-export function shopCaps(store: Pick<LedgerStore, 'exclusive'>): ShopCaps {
+export function shopCaps(store: Pick<LedgerLifecycle, 'exclusive'>): ShopCaps {
   async function oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void> {
     const { platform, shop } = shopRefOf(res);
     const ran = await store.exclusive(`shop-cap:${what}:${platform}:${shop}`, fn);

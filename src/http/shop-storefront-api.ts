@@ -5,7 +5,7 @@ import express from 'express';
 import type { PlatformParts } from '../core/platform-module.ts';
 import { parseRewards, saveRewards, shopRewards } from '../core/storefront/rewards.ts';
 import { setStorefront, storefrontOn } from '../core/storefront/storefront-switch.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { RecordRole } from '../core/store/ledger-store.ts';
 import type { WidgetKeeper } from '../core/storefront/widget-keeper.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 
@@ -23,7 +23,7 @@ export function shopStorefrontApi({
   rewardsChanged,
   widget,
 }: {
-  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>;
+  store: Pick<RecordRole, 'getRecord' | 'putRecord' | 'deleteRecord'>;
   partsOf: (platform: string) => Pick<PlatformParts, 'storefront'> | undefined;
   accounts: { forShop(platform: string, shop: string): Promise<string | undefined> };
   /** The storefront was turned on: the platform said the install can read customers (the reader's refusals go). */

@@ -6,7 +6,7 @@
 import express, { type Response } from 'express';
 import type { Ingest } from '../core/ingest.ts';
 import { orderKey } from '../core/order-event.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OrderWorkRole, OperatorQueries, RecordRole, LedgerLifecycle } from '../core/store/ledger-store.ts';
 import { isTestOrderId, newTestOrderId, testOrderEvent, type TestOrder } from '../core/test-order.ts';
 import type { Logger } from '../logger.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
@@ -16,7 +16,7 @@ const KIND = 'test-order';
 const TEST_ORDERS_PER_HOUR = 10;
 
 export interface ShopTestOrderParts {
-  store: LedgerStore;
+  store: OrderWorkRole & OperatorQueries & RecordRole & LedgerLifecycle;
   ingest: Pick<Ingest, 'events'>;
   logger: Logger;
   /** The shop's own account, or undefined once the refusal is sent (shop-admin-api.ts). */
@@ -34,7 +34,7 @@ const FOLDED_WITHIN_MS = 5_000;
  * Waits on the ledger's news (store.onWork: an entry taken, an order folded, on this instance or another), not on a
  * timer: `until(found, deadline)` asks `found` again at each piece of news, until it answers true or the deadline.
  */
-function ledgerNews(store: LedgerStore) {
+function ledgerNews(store: OrderWorkRole & OperatorQueries & RecordRole & LedgerLifecycle) {
   let waiting = new Set<() => void>();
   let listening = false;
   return async (found: () => Promise<boolean>, deadline: number): Promise<void> => {
@@ -65,7 +65,11 @@ function ledgerNews(store: LedgerStore) {
 }
 /** A shop's test order, by its shop too: two shops' ids made in one millisecond may meet. */
 /** The shop's currency as its newest real order names it; none yet: dollars. */
-async function shopCurrency(store: LedgerStore, platform: string, shop: string): Promise<string> {
+async function shopCurrency(
+  store: OrderWorkRole & OperatorQueries & RecordRole & LedgerLifecycle,
+  platform: string,
+  shop: string,
+): Promise<string> {
   const { orders } = await store.listOrders({ page: 1, limit: 20, platform, shop });
   return orders.find((order) => order.total && !isTestOrderId(order.orderId))?.total?.currency ?? 'USD';
 }

@@ -4,7 +4,7 @@
 // approved", green), which it has not reached.
 import type { TargetState } from '../core/lifecycle.ts';
 import { orderLabel, orderTone, STATE_LABELS, type OrderTone } from '../core/order-words.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { OrderWorkRole, DeadLetterRole } from '../core/store/ledger-store.ts';
 
 export interface StateBar {
   /** The state's code, or 'held' for orders a refused call holds. */
@@ -19,7 +19,7 @@ const lowerFirst = (text: string) => `${text.charAt(0).toLowerCase()}${text.slic
 /** The bars of the states chart: `byState` (every order by its planned state) with the held ones counted apart. */
 export async function stateChart(
   byState: Readonly<Record<string, number>>,
-  store: Pick<LedgerStore, 'listDeadLetters' | 'getOrder'>,
+  store: Pick<OrderWorkRole & DeadLetterRole, 'listDeadLetters' | 'getOrder'>,
 ): Promise<StateBar[]> {
   const counts = { ...byState };
   const held = new Map<string, number>();

@@ -19,12 +19,12 @@ import { serviceCustomer } from '../core/storefront/customer-points.ts';
 import type { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
 import { waysToEarn } from '../core/storefront/ways-to-earn.ts';
-import type { LedgerStore } from '../core/store/ledger-store.ts';
+import type { RecordRole } from '../core/store/ledger-store.ts';
 
 export interface StorefrontRouteParts {
   platform: string;
   storefront: StorefrontParts;
-  store: Pick<LedgerStore, 'getRecord'>;
+  store: Pick<RecordRole, 'getRecord'>;
   accounts: {
     forShop(platform: string, shop: string): Promise<string | undefined>;
     runtime(id: string): Promise<AccountRuntime | undefined>;

@@ -19,7 +19,7 @@
 // - a code withdrawn unused from a store that counts uses late, with an order placed with it and not paid yet (its
 //   use counted late, the code gone, so the store cannot be asked): held until that order pays (and takes it) or
 //   ends, for PLACED_WAIT_MS at most (placed-orders.ts). A store that counts uses at once counts that order's use.
-// Runs on one instance at a time (LedgerStore.exclusive). Every step is a compare-and-set from what it read, so a
+// Runs on one instance at a time (LedgerLifecycle.exclusive). Every step is a compare-and-set from what it read, so a
 // step that races the worker or a customer changes nothing. docs/storefront.md, "Rewards".
 import type { Logger } from '../../logger.ts';
 import type { Accounts } from '../accounts.ts';
@@ -27,7 +27,7 @@ import { codeRedeemFate } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
 import { codeRedeemOf, redeemInDoubt, withoutState } from '../redeems.ts';
 import type { StorefrontParts } from '../platform-module.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OrderWorkRole, DeadLetterRole, RecordRole, LedgerLifecycle } from '../store/ledger-store.ts';
 import { ifAccessGone, removeKeptOrphans } from './orphan-codes.ts';
 import { placedUnpaid, sameNotes } from './placed-orders.ts';
 import { dropEndedErasedCodes } from './erased-codes.ts';
@@ -57,7 +57,7 @@ export interface SweepReport {
 
 export interface CodeSweeperParts {
   store: Pick<
-    LedgerStore,
+    OrderWorkRole & DeadLetterRole & RecordRole & LedgerLifecycle,
     | 'listRecords'
     | 'getRecord'
     | 'deleteRecord'

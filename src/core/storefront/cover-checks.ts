@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OperatorQueries, RecordRole } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import { HolderFinder } from './customer-holders.ts';
 import type { ServiceCustomer } from './customer-points.ts';
@@ -31,7 +31,7 @@ import type { FreshPoints } from './storefront-reader.ts';
 
 export interface CoverCheckParts {
   store: Pick<
-    LedgerStore,
+    OperatorQueries & RecordRole,
     'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'changeRecord' | 'customerOrders'
   >;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;

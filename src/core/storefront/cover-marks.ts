@@ -1,7 +1,7 @@
 // The marks that ask for a customer's codes to be checked against their balance (cover-checks.ts), apart from the
 // check itself so that what writes a mark (a cancel, the sweeper, an order's claim of a code) needs no check.
 import { randomUUID } from 'node:crypto';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole } from '../store/ledger-store.ts';
 
 export const CHECK_KIND = 'reward-check';
 /**
@@ -35,7 +35,7 @@ export const cancelsOnTheirWay = (mark: CoverCheck | undefined, now: number): Ar
  * that a check begun before cannot take the mark); the cancels on their way stay.
  */
 export async function markForCheck(
-  store: Pick<LedgerStore, 'changeRecord'>,
+  store: Pick<RecordRole, 'changeRecord'>,
   account: string,
   holder: string,
   now: Date,

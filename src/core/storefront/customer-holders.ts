@@ -10,7 +10,7 @@
 // pool's first account's holder, and each member's own holders (codes reserved before) are counted beside it.
 import type { AccountPool } from '../accounts.ts';
 import type { OrderRecord } from '../order-record.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OperatorQueries, RecordRole } from '../store/ledger-store.ts';
 import { customerKey, type ServiceCustomer } from './customer-points.ts';
 import { ExpiringCache } from './expiring-cache.ts';
 import { formerFirsts, PoolFirstsKept } from './pool-firsts.ts';
@@ -49,12 +49,15 @@ export function emailLastEarned(
 }
 
 export class HolderFinder {
-  readonly #store: Pick<LedgerStore, 'customerOrders' | 'getRecord'>;
+  readonly #store: Pick<OperatorQueries & RecordRole, 'customerOrders' | 'getRecord'>;
   readonly #firsts: PoolFirstsKept;
   /** Holder ids only (digests): no e-mail or phone is kept in memory by it. */
   readonly #kept: ExpiringCache<Pick<CustomerHolders, 'id' | 'others'>>;
 
-  constructor(store: Pick<LedgerStore, 'customerOrders' | 'getRecord' | 'changeRecord'>, now: () => number) {
+  constructor(
+    store: Pick<OperatorQueries & RecordRole, 'customerOrders' | 'getRecord' | 'changeRecord'>,
+    now: () => number,
+  ) {
     this.#store = store;
     this.#firsts = new PoolFirstsKept(store);
     this.#kept = new ExpiringCache({
@@ -119,7 +122,10 @@ export class HolderFinder {
 }
 
 /** The holders' records, those that exist. */
-export async function readHolders(store: Pick<LedgerStore, 'getRecord'>, ids: readonly string[]): Promise<Holder[]> {
+export async function readHolders(
+  store: Pick<OperatorQueries & RecordRole, 'getRecord'>,
+  ids: readonly string[],
+): Promise<Holder[]> {
   const found = await Promise.all(ids.map((id) => store.getRecord<Holder>(HOLDER_KIND, id)));
   return found.filter((each): each is Holder => each !== undefined);
 }

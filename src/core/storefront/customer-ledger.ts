@@ -3,14 +3,14 @@
 import type { LoyaltyRejectedError } from '../../loyalty/errors.ts';
 import { DEFAULT_ACCOUNT, type Accounts, type AccountRuntime } from '../accounts.ts';
 import { orderPoints } from '../activity-points.ts';
-import type { Adjustment, LedgerStore } from '../store/ledger-store.ts';
+import type { Adjustment, OperatorQueries, RecordRole } from '../store/ledger-store.ts';
 import { emailLastEarned } from './customer-holders.ts';
 import { customerKey, type LedgerOrder, type ServiceCustomer } from './customer-points.ts';
 import type { TakeBack } from './take-backs.ts';
 
 /** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
 export async function customerLedgerOrders(
-  parts: { store: Pick<LedgerStore, 'customerOrders'>; accounts: Pick<Accounts, 'forShop'> },
+  parts: { store: Pick<OperatorQueries & RecordRole, 'customerOrders'>; accounts: Pick<Accounts, 'forShop'> },
   account: AccountRuntime,
   customer: ServiceCustomer,
 ): Promise<LedgerOrder[]> {
@@ -56,7 +56,7 @@ export const saysNeverSeen = (error: LoyaltyRejectedError): boolean =>
 
 /** The customer's take-backs by hand on the account, the service's key for them being the customer's. */
 export async function takeBacksOf(
-  store: Pick<LedgerStore, 'listRecords'>,
+  store: Pick<OperatorQueries & RecordRole, 'listRecords'>,
   account: string,
   customer: ServiceCustomer,
 ): Promise<TakeBack[]> {

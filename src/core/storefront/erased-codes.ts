@@ -8,7 +8,7 @@
 // with what became of that order's redeem (ErasedCode.state), so that the same order imported again after a
 // reinstall redeems only what was never sent (review G, G1 and G4).
 import { createHash } from 'node:crypto';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole } from '../store/ledger-store.ts';
 import { CODE_KIND, HOLDER_KIND, codeIndexId, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
 
 export const ERASED_CODE_KIND = 'reward-erased-code';
@@ -50,7 +50,7 @@ export const shopDigest = (platform: string, shop: string): string =>
 
 /** At a shop's erasure: its code, open or used, kept for an order after a reinstall. */
 export async function keepErasedCode(
-  store: Pick<LedgerStore, 'putRecord'>,
+  store: Pick<RecordRole, 'putRecord'>,
   holder: string,
   reservation: Reservation,
   kept: { until: string; state: ErasedState },
@@ -77,7 +77,7 @@ export async function keepErasedCode(
  * undefined when the code is none of these, or can pay no more.
  */
 export async function reviveErasedCode(
-  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'addRecord' | 'deleteRecord'>,
+  store: Pick<RecordRole, 'getRecord' | 'changeRecord' | 'addRecord' | 'deleteRecord'>,
   at: { platform: string; shop: string; code: string; orderKey: string },
   now: Date,
 ): Promise<CodeIndex | undefined> {
@@ -133,7 +133,7 @@ export async function codeIndexOrErased(
  * reservation's would be), so that hold goes; kept, its points would be spent twice. Nothing when it is not so.
  */
 export async function settleErasedHold(
-  store: Pick<LedgerStore, 'changeRecord'>,
+  store: Pick<RecordRole, 'changeRecord'>,
   holder: string,
   reservation: string,
 ): Promise<void> {
@@ -150,7 +150,7 @@ export async function settleErasedHold(
 
 /** The sweep's: those that can pay no more go. */
 export async function dropEndedErasedCodes(
-  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
+  store: Pick<RecordRole, 'listRecords' | 'deleteRecord'>,
   now: number,
 ): Promise<void> {
   for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
@@ -165,7 +165,7 @@ export async function dropEndedErasedCodes(
  * still redeem it (review G, G3). A code kept before its shop was noted, or past its until, goes with any erasure.
  */
 export async function dropErasedCodesOf(
-  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
+  store: Pick<RecordRole, 'listRecords' | 'deleteRecord'>,
   holders: ReadonlySet<string>,
   inShop: { platform?: string | undefined; shop?: string | undefined },
   now: number,
@@ -181,7 +181,7 @@ export async function dropErasedCodesOf(
 
 /** The codes kept for the holders, as the customer's export shows them: what they hold, and until when. */
 export async function erasedCodesOf(
-  store: Pick<LedgerStore, 'listRecords'>,
+  store: Pick<RecordRole, 'listRecords'>,
   holders: ReadonlySet<string>,
 ): Promise<Array<{ points: number; until: string; state: ErasedState }>> {
   return (await store.listRecords<ErasedCode>(ERASED_CODE_KIND))

@@ -7,7 +7,7 @@
 // doubt. Nothing here names a shop, a code or a customer: amounts, dates, random ids.
 import type { OrderRecord } from '../order-record.ts';
 import { codeRedeemOf } from '../redeems.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OrderWorkRole, RecordRole } from '../store/ledger-store.ts';
 import { OWED_UNTIL, type ErasedState } from './erased-codes.ts';
 import { ORPHAN_KIND, type OrphanCode } from './orphan-codes.ts';
 import type { Holder, Reservation } from './reservations.ts';
@@ -29,7 +29,7 @@ const CANCELLED = new Set<string>(['cancelled', 'fullyRefunded']);
 
 /** A held reservation's fate at its shop's erasure, its order read while the shop's records are still there. */
 export async function fateAtShopErasure(
-  store: Pick<LedgerStore, 'getOrder'>,
+  store: Pick<OrderWorkRole & RecordRole, 'getOrder'>,
   reservation: Reservation,
   settleMs: number,
 ): Promise<ErasedFate> {
@@ -81,7 +81,7 @@ export const holdShown = ({ points, until }: Hold) =>
  * once the store lets the bridge in again (orphan-codes.ts). It names the shop and the code's id, no customer.
  */
 export async function keepForRemoval(
-  store: Pick<LedgerStore, 'putRecord'>,
+  store: Pick<OrderWorkRole & RecordRole, 'putRecord'>,
   reservation: Reservation,
   at: Date,
 ): Promise<void> {

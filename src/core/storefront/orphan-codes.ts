@@ -5,7 +5,7 @@
 // shop (it names the platform and the shop); it names no customer.
 import type { Logger } from '../../logger.ts';
 import type { StorefrontParts } from '../platform-module.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole } from '../store/ledger-store.ts';
 
 export const ORPHAN_KIND = 'reward-orphan';
 
@@ -27,7 +27,7 @@ const payingUntil = (orphan: Partial<OrphanCode>) =>
 type Codes = NonNullable<StorefrontParts['codes']>;
 
 export interface OrphanParts {
-  store: Pick<LedgerStore, 'addRecord'>;
+  store: Pick<RecordRole, 'addRecord'>;
   codesOf: (platform: string) => Pick<Codes, 'remove'> | undefined;
   logger: Logger;
 }
@@ -59,7 +59,7 @@ export async function removeOrphan({ store, codesOf, logger }: OrphanParts, orph
  * shop's (not `served`) refusal is no failure: nothing can be done until it lets the bridge in again.
  */
 export async function removeKeptOrphans(
-  store: Pick<LedgerStore, 'listRecords' | 'deleteRecord'>,
+  store: Pick<RecordRole, 'listRecords' | 'deleteRecord'>,
   codesOf: (platform: string) => Pick<Codes, 'remove'> | undefined,
   served: (platform: string, shop: string) => Promise<boolean>,
   now: number,

@@ -6,7 +6,7 @@
 // redeemed nothing while keeping its discount (issue 64, review E 4). The sweeper keeps such a code's points held
 // while a noted order waits (code-sweeper.ts, PLACED_WAIT_MS at most). A store that counts uses at once needs none of
 // this: the sweeper asks it.
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OrderWorkRole, RecordRole } from '../store/ledger-store.ts';
 import {
   CODE_KIND,
   MAX_WAITING,
@@ -18,7 +18,7 @@ import {
 
 /** Notes the order on the reservation of the code it was placed with, once; nothing if the code is not held. */
 export async function notePlaced(
-  store: Pick<LedgerStore, 'getRecord' | 'changeRecord'>,
+  store: Pick<OrderWorkRole & RecordRole, 'getRecord' | 'changeRecord'>,
   at: { platform: string; shop: string; code: string; orderKey: string },
 ): Promise<void> {
   const index = await store.getRecord<CodeIndex>(CODE_KIND, codeIndexId(at.platform, at.shop, at.code));
@@ -34,7 +34,10 @@ export async function notePlaced(
  * Whether an order placed with the code still waits: not cancelled, refunded or gone, and not yet the code's holder.
  * A paid one waits too until the worker takes the code for it (a sweep may come between its payment's save and that).
  */
-export async function placedUnpaid(store: Pick<LedgerStore, 'getOrder'>, reservation: Reservation): Promise<boolean> {
+export async function placedUnpaid(
+  store: Pick<OrderWorkRole & RecordRole, 'getOrder'>,
+  reservation: Reservation,
+): Promise<boolean> {
   for (const key of reservation.placedBy ?? []) {
     const order = await store.getOrder(key);
     if (!order || order.facts.includes('cancelled') || order.facts.includes('fullyRefunded')) continue;

@@ -3,7 +3,7 @@
 // member reserved under the former first's holders still hold points at the service the member calls, and a member that
 // counted only its pool's accounts would make a second code of them. So each account keeps the list of the firsts it
 // ever reserved under, written before its first reservation there, and the holders of every member's list count.
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole } from '../store/ledger-store.ts';
 
 export const POOL_FIRSTS_KIND = 'pool-firsts';
 
@@ -13,11 +13,11 @@ interface PoolFirsts {
 }
 
 export class PoolFirstsKept {
-  readonly #store: Pick<LedgerStore, 'changeRecord'>;
+  readonly #store: Pick<RecordRole, 'changeRecord'>;
   /** Pairs known written, in this process: a reservation's path writes nothing more after its first. */
   readonly #written = new Set<string>();
 
-  constructor(store: Pick<LedgerStore, 'changeRecord'>) {
+  constructor(store: Pick<RecordRole, 'changeRecord'>) {
     this.#store = store;
   }
 
@@ -34,7 +34,7 @@ export class PoolFirstsKept {
 
 /** Every first any of `members` reserved under (their records), beside the pool's own. */
 export async function formerFirsts(
-  store: Pick<LedgerStore, 'getRecord'>,
+  store: Pick<RecordRole, 'getRecord'>,
   members: readonly string[],
 ): Promise<string[]> {
   const kept = await Promise.all(members.map((member) => store.getRecord<PoolFirsts>(POOL_FIRSTS_KIND, member)));

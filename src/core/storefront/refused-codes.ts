@@ -7,12 +7,12 @@ import type { Accounts } from '../accounts.ts';
 import type { OrderRecord } from '../order-record.ts';
 import { codeRedeemFate } from '../lifecycle.ts';
 import { codeRedeemOf, withoutState } from '../redeems.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OrderWorkRole, DeadLetterRole } from '../store/ledger-store.ts';
 import { release, type CodeIndex, type Reservation } from './reservations.ts';
 import type { RewardCodes } from './reward-codes.ts';
 
 export interface RefusedParts {
-  store: Pick<LedgerStore, 'getOrder' | 'getDeadLetter' | 'addDeadLetter' | 'removeDeadLetter'>;
+  store: Pick<OrderWorkRole & DeadLetterRole, 'getOrder' | 'getDeadLetter' | 'addDeadLetter' | 'removeDeadLetter'>;
   codes: Pick<RewardCodes, 'end' | 'settled'>;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
 }

@@ -1,12 +1,12 @@
 // A customer's reservations on one account: points held by the reward codes the bridge issued them, from the
 // moment they asked until the code pays for an order (its redeem sent) or is released unused. One record per
-// (account, customer), changed only by compare-and-set (LedgerStore.changeRecord), so two tabs or two instances
+// (account, customer), changed only by compare-and-set (RecordRole.changeRecord), so two tabs or two instances
 // reserving for the same customer are serialised at the one write that counts: a reservation is added only if
 // the balance read for it, less everything held at that write, still covers it. Each open code also has a
 // 'reward-code' record (platform:shop:code) naming its holder: the worker finds an order's code by it, and the
 // sweeper (code-sweeper.ts) walks them. docs/storefront.md, "Rewards".
 import { createHash, randomBytes } from 'node:crypto';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole } from '../store/ledger-store.ts';
 import { customerKey, type ServiceCustomer } from './customer-points.ts';
 
 export type ReservationState =
@@ -167,7 +167,7 @@ export type ReservationChange = (reservation: Reservation) => Partial<Reservatio
  * reservation as it is after, or undefined when there is none.
  */
 export async function changeReservation(
-  store: Pick<LedgerStore, 'changeRecord'>,
+  store: Pick<RecordRole, 'changeRecord'>,
   holder: string,
   reservationId: string,
   change: ReservationChange,
@@ -196,7 +196,7 @@ export async function changeReservation(
  */
 /** A reservation as the ledger holds it now; undefined when it is not there, or the ledger cannot say now. */
 export async function reservationNow(
-  store: Pick<LedgerStore, 'getRecord'>,
+  store: Pick<RecordRole, 'getRecord'>,
   holder: string,
   id: string,
 ): Promise<Reservation | undefined> {
@@ -299,7 +299,7 @@ export interface CheckFence {
 }
 
 /** The holder's fence now (cover-checks.ts writes it): what a redemption's read notes before it starts. */
-export async function fenceOf(store: Pick<LedgerStore, 'getRecord'>, holder: string): Promise<string | null> {
+export async function fenceOf(store: Pick<RecordRole, 'getRecord'>, holder: string): Promise<string | null> {
   return (await store.getRecord<CheckFence>(FENCE_KIND, holder))?.id ?? null;
 }
 
@@ -310,7 +310,7 @@ export async function fenceOf(store: Pick<LedgerStore, 'getRecord'>, holder: str
  * (test/property/store-fence-model.test.ts).
  */
 export async function fencedOut(
-  store: Pick<LedgerStore, 'getRecord'>,
+  store: Pick<RecordRole, 'getRecord'>,
   holder: string,
   read: { fence?: string | null | undefined; readStartedAt: number },
   now: () => number,

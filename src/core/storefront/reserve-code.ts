@@ -5,7 +5,7 @@
 // holder after reading the other's, counting what the other holds nowhere; of two such writes, the later one's read
 // sees the earlier one, so at least one lets go, and the customer is asked to press again.
 import { randomUUID } from 'node:crypto';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole } from '../store/ledger-store.ts';
 import { heldIn, openIn, readHolders } from './customer-holders.ts';
 import type { ServiceCustomer } from './customer-points.ts';
 import type { RedeemAnswer } from './redeem-answer.ts';
@@ -31,7 +31,7 @@ export const MAX_OPEN_CODES = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ReserveParts {
-  store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord'>;
+  store: Pick<RecordRole, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord'>;
   now: () => Date;
   /** Lets a reservation go, and its code's record (RewardCodes.end). */
   end(holder: string, reservation: Reservation, change: ReturnType<typeof release>): Promise<unknown>;

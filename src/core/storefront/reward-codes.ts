@@ -6,7 +6,7 @@ import type { Logger } from '../../logger.ts';
 import { alone, type AccountPool, type AccountRuntime } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RedeemCode } from '../order-record.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OperatorQueries, RecordRole } from '../store/ledger-store.ts';
 import { markForCheck } from './cover-marks.ts';
 import { codeIndexOrErased, reviveErasedCode, settleErasedHold } from './erased-codes.ts';
 import { removeOrphan } from './orphan-codes.ts';
@@ -36,7 +36,10 @@ import { MAX_OPEN_CODES, reserveCode } from './reserve-code.ts';
 export { MAX_OPEN_CODES } from './reserve-code.ts';
 
 export interface RewardCodesParts {
-  store: Pick<LedgerStore, 'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord' | 'customerOrders'>;
+  store: Pick<
+    OperatorQueries & RecordRole,
+    'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord' | 'customerOrders'
+  >;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   reader: {
     pointsToRedeem(

@@ -18,7 +18,7 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { KeptRecords } from '../privacy.ts';
-import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
+import type { CustomerMatch, OrderWorkRole, RecordRole } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import { exportedReservation } from './reward-export.ts';
 import { dropErasedCodesOf, erasedCodesOf, keepErasedCode } from './erased-codes.ts';
@@ -46,7 +46,10 @@ import {
 import { internationalPhone } from '../store/customer-data.ts';
 
 export interface RewardPrivacyParts {
-  store: Pick<LedgerStore, 'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord' | 'getOrder'>;
+  store: Pick<
+    OrderWorkRole & RecordRole,
+    'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord' | 'getOrder'
+  >;
   accounts: Pick<Accounts, 'all' | 'runtime'>;
   codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
   logger: Logger;

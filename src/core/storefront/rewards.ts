@@ -4,7 +4,7 @@
 // or removed has its open codes removed (code-sweeper.ts).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole } from '../store/ledger-store.ts';
 
 export interface Reward {
   id: string;
@@ -84,7 +84,7 @@ export function parseRewards(body: unknown): { ok: true; rewards: Reward[] } | {
 }
 
 export async function shopRewards(
-  store: Pick<LedgerStore, 'getRecord'>,
+  store: Pick<RecordRole, 'getRecord'>,
   platform: string,
   shop: string,
 ): Promise<Reward[]> {
@@ -92,7 +92,7 @@ export async function shopRewards(
 }
 
 export async function saveRewards(
-  store: Pick<LedgerStore, 'putRecord'>,
+  store: Pick<RecordRole, 'putRecord'>,
   platform: string,
   shop: string,
   rewards: Reward[],

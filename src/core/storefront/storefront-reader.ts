@@ -12,7 +12,7 @@ import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
 import type { CustomerContact } from '../platform-module.ts';
 import type { InAccount, KeptInMemory } from '../privacy.ts';
-import type { CustomerMatch, LedgerStore } from '../store/ledger-store.ts';
+import type { CustomerMatch, OperatorQueries, PrivacyRole } from '../store/ledger-store.ts';
 import {
   customerKey,
   pointsFromLedger,
@@ -40,7 +40,7 @@ const shopKey = (from: ShopRef) => `${from.platform}\u0000${from.shop}`;
 
 export interface StorefrontReaderParts {
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
-  store: Pick<LedgerStore, 'customerOrders'>;
+  store: Pick<OperatorQueries & PrivacyRole, 'customerOrders'>;
   /** Whether the budget's live orders come first now (the worker's liveFirst). */
   liveFirst: (budgetId: string) => boolean;
   /** STOREFRONT_SHARE: the part of an account's limit the storefront may use in a window. */

@@ -1,6 +1,6 @@
 // Whether a shop shows its customers their points in its store: off until its merchant turns it on in Set up.
 // Kept as a record naming its platform and shop, so that the shop's erasure takes it with the rest.
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole } from '../store/ledger-store.ts';
 
 export interface StorefrontSetting {
   platform: string;
@@ -15,7 +15,7 @@ const KIND = 'storefront';
 const idOf = (platform: string, shop: string) => `${platform}:${shop}`;
 
 export async function storefrontOn(
-  store: Pick<LedgerStore, 'getRecord'>,
+  store: Pick<RecordRole, 'getRecord'>,
   platform: string,
   shop: string,
 ): Promise<boolean> {
@@ -33,7 +33,7 @@ export async function storefrontOn(
  * served, and throws.
  */
 export async function setStorefront(
-  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>,
+  store: Pick<RecordRole, 'getRecord' | 'putRecord' | 'deleteRecord'>,
   setting: Omit<StorefrontSetting, 'at'>,
   served: () => Promise<boolean>,
   now = new Date(),

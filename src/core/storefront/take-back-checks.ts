@@ -4,13 +4,13 @@
 // before and after an e-mail was added). So the take-back marks, and checks after it, the holder it names and those of
 // the other identifiers the customer's orders carry with it.
 import type { TakeBackChecks } from '../adjustments.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OperatorQueries } from '../store/ledger-store.ts';
 import type { CoverChecks } from './cover-checks.ts';
 import { customerKey, type ServiceCustomer } from './customer-points.ts';
 import { holderId } from './reservations.ts';
 
 export function takeBackChecks(
-  store: Pick<LedgerStore, 'customerOrders'>,
+  store: Pick<OperatorQueries, 'customerOrders'>,
   checks: Pick<CoverChecks, 'cancelling' | 'check'>,
 ): TakeBackChecks {
   return {
@@ -28,7 +28,7 @@ export function takeBackChecks(
 
 /** The customer the take-back names, then the e-mails and phones their orders carry beside that identifier. */
 async function takenFrom(
-  store: Pick<LedgerStore, 'customerOrders'>,
+  store: Pick<OperatorQueries, 'customerOrders'>,
   customer: ServiceCustomer,
 ): Promise<ServiceCustomer[]> {
   const orders = await store.customerOrders(customer);

@@ -6,7 +6,7 @@
 // failed (the platform down, a scope missing) is tried again at the next check.
 import type { Logger } from '../../logger.ts';
 import type { StorefrontParts } from '../platform-module.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from '../store/ledger-store.ts';
 import type { StorefrontSetting } from './storefront-switch.ts';
 
 export const WIDGET_KIND = 'storefront-widget';
@@ -27,7 +27,7 @@ export interface WidgetState {
 export type WidgetView = Omit<WidgetState, 'platform' | 'shop'>;
 
 export interface WidgetKeeperOptions {
-  store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'exclusive'>;
+  store: Pick<RecordRole & LedgerLifecycle, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'exclusive'>;
   widgetOf: (platform: string) => StorefrontParts['widget'] | undefined;
   /** The bridge's address of the platform's widget script for a shop, as the platform loads it. */
   scriptUrl: (platform: string, shop: string) => string | undefined;
@@ -90,7 +90,7 @@ export class WidgetKeeper {
 
   /**
    * Every shop whose storefront is on, on a platform with a widget: the widget is checked, and put back where it
-   * is missing. On one instance at a time (LedgerStore.exclusive). What it did, per shop.
+   * is missing. On one instance at a time (LedgerLifecycle.exclusive). What it did, per shop.
    */
   async check(): Promise<Array<{ platform: string; shop: string; outcome: 'present' | 'put-back' | 'failed' }>> {
     const ran = await this.#o.store.exclusive('storefront-widget-check', async () => {

@@ -5,7 +5,7 @@
 // wait for places (account-budgets.ts).
 import { backfillReserve, skippedIn, type SkippedShops } from '../lanes.ts';
 import type { OrderRecord } from '../order-record.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { OrderWorkRole } from '../store/ledger-store.ts';
 
 export interface LaneClaim {
   owner: string;
@@ -25,12 +25,12 @@ export interface LaneClaimOptions {
 
 /** The worker's claims, with what backfill has been given kept across them. */
 export class LaneClaims {
-  readonly #store: Pick<LedgerStore, 'claimDue'>;
+  readonly #store: Pick<OrderWorkRole, 'claimDue'>;
   readonly #o: LaneClaimOptions;
   /** Live orders claimed since backfill last got one (for fewer slots than one share). */
   #liveSinceBackfill = 0;
 
-  constructor(store: Pick<LedgerStore, 'claimDue'>, options: LaneClaimOptions) {
+  constructor(store: Pick<OrderWorkRole, 'claimDue'>, options: LaneClaimOptions) {
     this.#store = store;
     this.#o = options;
   }

@@ -19,7 +19,7 @@ import { approvalDueAt, isCancelled, isTriggered, plan, type Action, type Waitin
 import type { OrderRecord, RedeemCode } from '../order-record.ts';
 import { forgetRedeemsInDoubt, redeemInDoubt, redemptionOf, setRedemption, withoutState } from '../redeems.ts';
 import type { Policy } from '../policy.ts';
-import type { DeadLetter, LedgerStore } from '../store/ledger-store.ts';
+import type { DeadLetter, OrderWorkRole, DeadLetterRole, RecordRole, LedgerLifecycle } from '../store/ledger-store.ts';
 import { WorkLoop } from '../work-loop.ts';
 import type { AccountRuntime, Accounts } from '../accounts.ts';
 import { makeCall, noteIntent, recordSuccess, type LoyaltyOperations } from './calls.ts';
@@ -42,7 +42,7 @@ export type { LoyaltyOperations };
 export type { CustomerCall };
 
 export interface WorkerOptions {
-  store: LedgerStore;
+  store: OrderWorkRole & DeadLetterRole & RecordRole & LedgerLifecycle;
   /** Each order's account: its client, rules and pause (accounts.ts). */
   accounts: Accounts;
   logger: Logger;
