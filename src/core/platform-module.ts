@@ -191,7 +191,7 @@ export interface MerchantDoor {
 
 /** What the bridge hands a module when it builds it. */
 export interface PlatformWiring {
-  /** Every role but intake's: a module keeps its records, and WooCommerce's identity migration moves a shop's orders. */
+  /** Every role but intake's: a module keeps its records, and one may move a shop's orders to its new name. */
   store: OrderWorkRole & OperatorQueries & DeadLetterRole & RecordRole & PrivacyRole & LedgerLifecycle & LedgerTransfer;
   logger: Logger;
   /** The bridge's public https address (PUBLIC_URL), where platforms send webhooks and merchants back. */

@@ -3,7 +3,7 @@
 // export of what is kept of them by amount, and a customer erased while their code still pays in an uninstalled store.
 import { describe, expect, it } from 'vitest';
 import { ORPHAN_KIND } from '../../src/core/storefront/orphan-codes.ts';
-import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND, holderId } from '../../src/core/storefront/reservations.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import {
@@ -105,7 +105,7 @@ describe.each(ledgerBackends())('reward money around erasures, review G (%s)', (
     await w.settle();
     await eventually(() => expect(w.redeems(email)).toEqual([200]));
     // Redeemed: held no more by amount, and counted once.
-    const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
+    const holder = await w.ledger.getRecord(HOLDER_KIND, holderId(w.account.id, { email }));
     expect(holder?.erasedShopHolds).toBeUndefined();
     expect((await redeemElsewhere(w, email)).kind).toBe('short');
   });
@@ -123,7 +123,7 @@ describe.each(ledgerBackends())('reward money around erasures, review G (%s)', (
       return ledgerErase(...args);
     };
     await w.engine.privacy.eraseShop(PLATFORM, SHOP, 'admin');
-    const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
+    const holder = await w.ledger.getRecord(HOLDER_KIND, holderId(w.account.id, { email }));
     expect(holder?.reservations).toEqual([]);
     expect(JSON.stringify(holder)).not.toContain(SHOP);
     // Its order is gone, its redeem may have gone with the step: its 200 points stay held, long after the code.
@@ -203,7 +203,7 @@ describe.each(ledgerBackends())('reward money around erasures, review G (%s)', (
       await privacyOf(w).eraseCustomer({ emails: [email], phones: [], orderIds: [] });
       expect(w.store.usable(code, `customer-${email}`, w.clock.now)).toBeDefined();
       // Nothing names them: the holder keeps its account and the points by amount alone.
-      const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
+      const holder = await w.ledger.getRecord(HOLDER_KIND, holderId(w.account.id, { email }));
       expect(holder).toEqual({ account: w.account.id, reservations: [], erasedShopHolds: [expect.anything()] });
       expect(JSON.stringify(holder)).not.toContain(email);
       // While the code pays, its 200 points are not theirs to spend again elsewhere.

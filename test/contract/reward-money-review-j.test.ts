@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { poolOf } from '../../src/accounts/account-pools.ts';
 import { PLACED_WAIT_MS } from '../../src/core/storefront/code-sweeper.ts';
-import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND, holderId } from '../../src/core/storefront/reservations.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { createLogger } from '../../src/logger.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
@@ -151,7 +151,7 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
       await eventually(() => expect(approved(email)).toBe(400));
       // The first store's holder of her remembers 100 points spent long ago (their reservations dropped).
       const holder = holderId(w.account.id, { email });
-      await w.ledger.putRecord<Holder>(HOLDER_KIND, holder, {
+      await w.ledger.putRecord(HOLDER_KIND, holder, {
         ...{ account: w.account.id, customer: { email }, reservations: [], redeemedEarlier: 100 },
       });
       const { second, privacy } = secondStore(w);
@@ -159,7 +159,7 @@ describe.each(ledgerBackends())('a customer’s erasure against their reward cod
       expect(there.kind).toBe('issued');
       await privacy.eraseCustomer({ emails: [email], phones: [], orderIds: [] }, 'second-store');
       // A balance the first store counts from the ledger still leaves those 100 out.
-      const after = await w.ledger.getRecord<Holder>(HOLDER_KIND, holder);
+      const after = await w.ledger.getRecord(HOLDER_KIND, holder);
       expect([after?.reservations.length, after?.redeemedEarlier]).toEqual([0, 100]);
     },
   );

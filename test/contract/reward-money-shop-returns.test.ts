@@ -2,7 +2,7 @@
 // (a reinstall: the bridge is let in again), and what is kept of a customer once a shop was erased and its held
 // points have expired.
 import { describe, expect, it } from 'vitest';
-import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND, holderId } from '../../src/core/storefront/reservations.ts';
 import { eventually, sandboxWithEngines } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import {
@@ -69,7 +69,7 @@ describe.each(ledgerBackends())('a shop that comes back, or was erased (%s)', (_
         phones: [],
         orderIds: [],
       });
-      const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
+      const holder = await w.ledger.getRecord(HOLDER_KIND, holderId(w.account.id, { email }));
       expect(holder?.customer).toBeUndefined();
       // Nor the erased shop's code kept for its holder, whose id names them.
       expect(await w.ledger.listRecords('reward-erased-code')).toEqual([]);
@@ -117,7 +117,7 @@ describe.each(ledgerBackends())('a shop that comes back, or was erased (%s)', (_
     // Spent: removed from the store, and its points held no more than once.
     await w.sweeper.sweep();
     expect([...w.store.byId.values()].find((each) => each.code === code)?.removed).toBe(true);
-    const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
+    const holder = await w.ledger.getRecord(HOLDER_KIND, holderId(w.account.id, { email }));
     expect(holder?.erasedShopHolds).toBeUndefined();
     expect(holder?.reservations.map((each) => each.state)).toEqual(['redeemed']);
   });

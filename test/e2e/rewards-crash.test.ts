@@ -351,14 +351,14 @@ function killSuite(
         await withLedger(async (store) => {
           const [{ id, value }] = (await store.listRecords<Holder>(HOLDER_KIND)) as [{ id: string; value: Holder }];
           const reservation = value.reservations.find((each) => each.code === code)!;
-          await store.addRecord<CodeIndex>(CODE_KIND, codeIndexId(shop.platform, shop.shop, code), {
+          await store.addRecord(CODE_KIND, codeIndexId(shop.platform, shop.shop, code), {
             platform: shop.platform,
             shop: shop.shop,
             holder: id,
             reservation: reservation.id,
             createdAt: reservation.createdAt,
           });
-          await store.changeRecord<Holder>(HOLDER_KIND, id, () => ({
+          await store.changeRecord(HOLDER_KIND, id, () => ({
             put: {
               ...value,
               reservations: value.reservations.map((each) =>
@@ -396,7 +396,7 @@ function killSuite(
         await Promise.all(children.map(kill));
         await withLedger(async (store) => {
           const [{ id, value }] = (await store.listRecords<Holder>(HOLDER_KIND)) as [{ id: string; value: Holder }];
-          await store.changeRecord<Holder>(HOLDER_KIND, id, () => ({
+          await store.changeRecord(HOLDER_KIND, id, () => ({
             put: {
               ...value,
               reservations: value.reservations.map((each) =>

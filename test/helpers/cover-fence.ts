@@ -1,10 +1,11 @@
 // Bridges on one ledger for the tests of a Redeem against an earning's cancel and its cover check (cover-checks.ts):
 // a service whose balance reads the test holds, each bridge's own reader, RewardCodes and CoverChecks as composition
 // wires them, the worker's cancel with its checks before and after, and a ledger whose next write of a kind fails.
+import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
 import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CHECK_KIND } from '../../src/core/storefront/cover-marks.ts';
-import { HELD, HOLDER_KIND, fenceOf, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HELD, HOLDER_KIND, fenceOf, holderId } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
 import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
@@ -84,7 +85,7 @@ export function bridge(ledger: LedgerStore, account: AccountRuntime, codeStore: 
 
 /** What the merchant would find: codes usable in the store, and the points Ada's reservations hold. */
 export async function outcome(ledger: LedgerStore, codeStore: FakeCodeStore) {
-  const holder = await ledger.getRecord<Holder>(HOLDER_KIND, ADA);
+  const holder = await ledger.getRecord(HOLDER_KIND, ADA);
   const held = (holder?.reservations ?? []).filter((each) => HELD.has(each.state)).reduce((n, r) => n + r.points, 0);
   const usable = [...codeStore.byId.values()].filter((code) => !code.removed).length;
   const marked = (await ledger.listRecords(CHECK_KIND)).length;
@@ -94,13 +95,13 @@ export async function outcome(ledger: LedgerStore, codeStore: FakeCodeStore) {
 /** The ledger, whose next putRecord of a kind the test names fails (the database gone for that one write). */
 export function faulty(base: LedgerStore) {
   const failing = new Set<RecordKind>();
-  const putRecord = async <T>(kind: RecordKind, id: string, value: T) => {
-    if (failing.delete(kind)) throw new Error(`injected: the ledger refused a write of ${kind}`);
+  const putRecord = async <T>(kind: KindOrType<T>, id: string, value: T) => {
+    if (failing.delete(kindOf(kind))) throw new Error(`injected: the ledger refused a write of ${kindOf(kind)}`);
     return base.putRecord(kind, id, value);
   };
   const ledger = new Proxy(base, {
     get: (target, name) =>
       name === 'putRecord' ? putRecord : (Reflect.get(target, name) as () => unknown).bind(target),
   });
-  return { ledger, failNextPut: (kind: RecordKind) => failing.add(kind) };
+  return { ledger, failNextPut: (kind: KindOrType<unknown>) => failing.add(kindOf(kind)) };
 }

@@ -2,6 +2,7 @@
 // writes told to the model as they start, whichever check makes them: a check of its own, a cancel's, the sweep's)
 // and the customer's erasure of their reservations, as composition wires them, with no platform behind; a Redeem's
 // reservation as reward-codes.ts makes it; and the store model's own operations that run at once with the fences'.
+import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'vitest';
 import { alone, type Accounts, type AccountRuntime } from '../../src/core/accounts.ts';
@@ -13,7 +14,6 @@ import {
   HOLDER_KIND,
   fencedOut,
   type CheckFence,
-  type Holder,
 } from '../../src/core/storefront/reservations.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -106,16 +106,16 @@ function telling(store: LedgerStore, context: Pick<Context, 'model' | 'pending' 
   return new Proxy(store, {
     get(target, name, receiver) {
       if (name === 'putRecord')
-        return (kind: string, id: string, value: unknown) => {
+        return (kind: KindOrType<unknown>, id: string, value: unknown) => {
           const landed = target.putRecord(kind as never, id, value);
-          if (kind === FENCE_KIND) tell(context, id, value as CheckFence, landed);
+          if (kindOf(kind) === FENCE_KIND.kind) tell(context, id, value as CheckFence, landed);
           return landed;
         };
       if (name === 'getRecord')
-        return async (kind: string, id: string) => {
+        return async (kind: KindOrType<unknown>, id: string) => {
           const seen = watching.getStore();
-          const value = await target.getRecord<GivenBackHolder>(kind as never, id);
-          if (seen && kind === HOLDER_KIND) {
+          const value = (await target.getRecord(kind, id)) as GivenBackHolder | undefined;
+          if (seen && kindOf(kind) === HOLDER_KIND.kind) {
             if (value === undefined) seen.gone = true;
             for (const each of value?.givenBack ?? []) seen.givenBack.add(each);
           }
@@ -226,7 +226,7 @@ export function reserve(
   };
   return (async () => {
     const written = await store
-      .changeRecord<Holder>(HOLDER_KIND, id, (current) => ({
+      .changeRecord(HOLDER_KIND, id, (current) => ({
         put: {
           ...current,
           account,

@@ -6,8 +6,6 @@ import {
   codeIndexId,
   holderId,
   newCode,
-  type CodeIndex,
-  type Holder,
   type Reservation,
 } from '../../src/core/storefront/reservations.ts';
 import type { ServiceCustomer } from '../../src/core/storefront/customer-points.ts';
@@ -28,10 +26,10 @@ export async function codeHeld(w: RewardWorld, customer: ServiceCustomer, custom
     ...{ id: `held-${customerId}`, platform: PLATFORM, shop: SHOP, customerId, rewardId: BIG.id, points: 200 },
     ...{ amountOff: BIG.amountOff, code, state: 'issued', platformId: made.platformId, expiresAt, createdAt: at },
   };
-  await w.ledger.addRecord<CodeIndex>(CODE_KIND, codeIndexId(PLATFORM, SHOP, code), {
+  await w.ledger.addRecord(CODE_KIND, codeIndexId(PLATFORM, SHOP, code), {
     ...{ platform: PLATFORM, shop: SHOP, holder, reservation: reservation.id, createdAt: at },
   });
-  await w.ledger.putRecord<Holder>(HOLDER_KIND, holder, {
+  await w.ledger.putRecord(HOLDER_KIND, holder, {
     account: w.account.id,
     customer,
     reservations: [reservation],

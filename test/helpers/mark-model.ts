@@ -177,7 +177,7 @@ async function giveBack(
     const token = await checks.mark(account, id);
     Object.assign(entry, { token, answered: true, check: 'begun' });
     const n = model.next();
-    const { changed } = await store.changeRecord<GivenBackHolder>(HOLDER_KIND, id, (current) =>
+    const { changed } = await store.changeRecord<GivenBackHolder>(HOLDER_KIND.kind, id, (current) =>
       current ? { put: { ...current, givenBack: [...(current.givenBack ?? []), n] } } : undefined,
     );
     if (changed) marks.giveBacks.push({ holder, n, open: true });

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { PLACED_WAIT_MS } from '../../src/core/storefront/code-sweeper.ts';
-import { HELD, HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HELD, HOLDER_KIND, holderId } from '../../src/core/storefront/reservations.ts';
 import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { eventually } from './engine.ts';
 import { DAY_MS, PLATFORM, SETTLE_MS, SHOP, offerRewards, privacyOf, type RewardWorld } from './reward-world.ts';
@@ -67,7 +67,7 @@ const customerIdOf = (email: string) => `customer-${email}`;
 export async function holdOf(real: Real, model: Model, code: CodeM): Promise<'held' | 'spent' | 'let go'> {
   const { w } = real;
   const email = model.customers[code.customer]!;
-  const holder = await w.ledger.getRecord<Holder>(HOLDER_KIND, holderId(w.account.id, { email }));
+  const holder = await w.ledger.getRecord(HOLDER_KIND, holderId(w.account.id, { email }));
   const reservation = holder?.reservations.find((each) => each.id === code.reservation);
   if (reservation) return HELD.has(reservation.state) ? 'held' : reservation.state === 'released' ? 'let go' : 'spent';
   const kept = holder?.erasedShopHolds?.some(

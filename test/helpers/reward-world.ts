@@ -10,13 +10,7 @@ import type { OrderEvent } from '../../src/core/order-event.ts';
 import type { Policy } from '../../src/core/policy.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
-import {
-  HOLDER_KIND,
-  fenceOf,
-  holderId,
-  type Holder,
-  type Reservation,
-} from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND, fenceOf, holderId, type Reservation } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
 import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
@@ -154,7 +148,7 @@ export async function rewardWorld(
       ]);
     },
     reservations: async (email) =>
-      (await ledger.getRecord<Holder>(HOLDER_KIND, holderId(account.id, { email })))?.reservations ?? [],
+      (await ledger.getRecord(HOLDER_KIND, holderId(account.id, { email })))?.reservations ?? [],
     // The customer's own redemptions as the service keeps them, not a copy of all of them (the models ask after each
     // step): the service finds a customer's in any case; a redeem counts here under the e-mail it was sent with.
     redeems: (email) =>

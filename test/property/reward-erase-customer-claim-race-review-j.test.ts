@@ -15,7 +15,6 @@ import {
   holderId,
   newCode,
   type CodeIndex,
-  type Holder,
 } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes, type RewardCodesParts } from '../../src/core/storefront/reward-codes.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
@@ -68,7 +67,7 @@ async function world(store: LedgerStore, now: Date) {
     ...{ amountOff: '5.00', code, state: 'issued' as const, platformId: `gid-${run}` },
     ...{ expiresAt: new Date(now.getTime() + 7 * DAY_MS).toISOString(), createdAt: now.toISOString() },
   };
-  await store.putRecord<Holder>(HOLDER_KIND, holder, {
+  await store.putRecord(HOLDER_KIND, holder, {
     account: ACCOUNT,
     customer: { email },
     reservations: [reservation],

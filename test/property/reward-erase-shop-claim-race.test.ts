@@ -17,7 +17,6 @@ import {
   holderId,
   newCode,
   type CodeIndex,
-  type Holder,
 } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes, type RewardCodesParts } from '../../src/core/storefront/reward-codes.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
@@ -62,7 +61,7 @@ async function world(store: LedgerStore, now: Date) {
     ...{ amountOff: '5.00', code, state: 'issued' as const, platformId: `gid-${run}` },
     ...{ expiresAt, createdAt: now.toISOString() },
   };
-  await store.putRecord<Holder>(HOLDER_KIND, holder, {
+  await store.putRecord(HOLDER_KIND, holder, {
     account: ACCOUNT,
     customer: { email },
     reservations: [reservation],
@@ -126,8 +125,7 @@ describe.runIf(postgresAvailable())('a shop erased on one bridge while another t
         const working = s.schedule(Promise.resolve('work')).then(() => workerStep(worker.codes, at, taken));
         await s.waitFor(Promise.all([erasing, working]));
         const later = clock.getTime() + 7 * DAY_MS + SETTLE_MS + 60_000;
-        const holdAfter = async () =>
-          heldPoints(await first.getRecord<Holder>(HOLDER_KIND, at.holder), later, 'service');
+        const holdAfter = async () => heldPoints(await first.getRecord(HOLDER_KIND, at.holder), later, 'service');
         // Taken once by the order's redeem, and held no more: never spent twice, never kept for good.
         expect([taken.count, await holdAfter()], `${s.report().length} steps`).toEqual([1, 0]);
         // The order comes again (a reinstall's import of the same paid order): no second redeem.

@@ -34,6 +34,7 @@ import {
 import { MAX_OPEN_CODES, RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
 import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
+import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, sandboxWithEngines } from '../helpers/engine.ts';
@@ -60,7 +61,7 @@ const REWARDS: Reward[] = [
   { id: 'big', points: 60, amountOff: '6.00', minimumOrder: null, expiresInDays: 1, combines: false, on: true },
   { id: 'small', points: 25, amountOff: '2.50', minimumOrder: null, expiresInDays: 1, combines: false, on: true },
 ];
-const REWARD_KINDS = new Set([HOLDER_KIND, CODE_KIND]);
+const REWARD_KINDS = new Set([HOLDER_KIND.kind, CODE_KIND.kind]);
 
 type Fail = 'before' | 'after';
 
@@ -119,7 +120,7 @@ const sandboxRedemptions = async (email: string): Promise<number[]> => (await sa
 
 const holderOf = (real: Real, customer: Customer) => holderId(real.account.id, { email: customer.email });
 async function reservationsOf(real: Real, customer: Customer): Promise<Reservation[]> {
-  return (await real.ledger.getRecord<Holder>(HOLDER_KIND, holderOf(real, customer)))?.reservations ?? [];
+  return (await real.ledger.getRecord(HOLDER_KIND, holderOf(real, customer)))?.reservations ?? [];
 }
 // A refused one holds its points too, until a person settles its dead letter (docs/storefront.md, "Refused at use").
 const heldOf = (reservations: Reservation[]) =>
@@ -129,8 +130,8 @@ const heldOf = (reservations: Reservation[]) =>
 
 /** The ledger with reward records' writes failing once when told: before the write, or after it landed. */
 function failing(store: LedgerStore, real: Pick<Real, 'storeFail' | 'storeFailSkip'>): LedgerStore {
-  const once = async <T>(kind: string, write: () => Promise<T>): Promise<T> => {
-    const fail = REWARD_KINDS.has(kind) ? real.storeFail : undefined;
+  const once = async <T>(kind: KindOrType<unknown>, write: () => Promise<T>): Promise<T> => {
+    const fail = REWARD_KINDS.has(kindOf(kind)) ? real.storeFail : undefined;
     if (!fail) return write();
     // The failure lands on a later write where told: a redeem's mark, a release, not always the first write.
     if (real.storeFailSkip > 0) {
@@ -210,7 +211,7 @@ async function checkInvariants(real: Real, model: Model): Promise<void> {
     // Redeemed reservations that ended ENDED_KEPT_MS ago are dropped, their points kept in the holder (pruned). The
     // worker records a redeem's time on the machine's clock, which this model's clock runs months ahead of, so a
     // redeem the sweeper settles from that record may be dropped at once (seed 1493088991): its points still count.
-    const earlier = (await real.ledger.getRecord<Holder>(HOLDER_KIND, holderOf(real, customer)))?.redeemedEarlier ?? 0;
+    const earlier = (await real.ledger.getRecord(HOLDER_KIND, holderOf(real, customer)))?.redeemedEarlier ?? 0;
     const expected = model.elsewhere[customer.index]! + redeemedCodes.length;
     if (earlier === 0) expect(atService.length, `redeems of customer ${customer.index}`).toBe(expected);
     else expect(atService.length, `redeems of customer ${customer.index}`).toBeGreaterThan(expected);

@@ -31,7 +31,6 @@ import {
   HOLDER_KIND,
   fenceOf,
   type CheckFence,
-  type Holder,
 } from '../../src/core/storefront/reservations.ts';
 import { createLogger } from '../../src/logger.ts';
 import {
@@ -111,7 +110,7 @@ async function checkRound(context: Context, when: string): Promise<void> {
   const fences = new Map<number, CheckFence | undefined>();
   for (let index = 0; index < HOLDERS; index++) {
     const { id, account } = holderOf(index);
-    const fence = await store.getRecord<CheckFence>(FENCE_KIND, id);
+    const fence = await store.getRecord(FENCE_KIND, id);
     const value = fence?.id ?? null;
     const may = model.finals(index);
     expect(may, `${when}: holder ${index}'s fence reads ${value}`).toContain(value);
@@ -131,7 +130,7 @@ async function checkRound(context: Context, when: string): Promise<void> {
     for (const index of holdersOfCustomer(erasure.customer)) {
       // A check, a cancel or a reservation at once with the erasure may write after it: the customer is back.
       if (model.busy(index) || marks.touched(index)) continue;
-      const holder = await store.getRecord<Holder>(HOLDER_KIND, holderOf(index).id);
+      const holder = await store.getRecord(HOLDER_KIND, holderOf(index).id);
       if (erasure.shop === undefined) expect(holder, `${when}: an erased customer's holder ${index}`).toBeUndefined();
       if (holder !== undefined) continue;
       stats.holdersGone++;
@@ -175,7 +174,7 @@ async function runFences(
     // A new process on the same files holds the fences the last reads saw.
     const reopened = store.kind === 'lowdb' ? await harness.reopen() : undefined;
     for (let index = 0; reopened && index < HOLDERS; index++) {
-      const fence = await reopened.getRecord<CheckFence>(FENCE_KIND, holderOf(index).id);
+      const fence = await reopened.getRecord(FENCE_KIND, holderOf(index).id);
       expect(new Set([fence?.id ?? null]), `reopened: holder ${index}'s fence`).toEqual(model.values(index));
       const mark = await reopened.getRecord(CHECK_KIND, holderOf(index).id);
       expect(mark, `reopened: holder ${index}'s mark`).toEqual(marks.last.get(index));

@@ -26,7 +26,7 @@ import type { Engine } from '../../src/core/engine.ts';
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
-import { HELD, HOLDER_KIND, holderId, type Holder, type Reservation } from '../../src/core/storefront/reservations.ts';
+import { HELD, HOLDER_KIND, holderId, type Reservation } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
 import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
@@ -242,9 +242,7 @@ async function sandboxRedemptions(bridge: Bridge, email: string): Promise<number
 }
 
 async function reservationsOf(bridge: Bridge, email: string): Promise<Reservation[]> {
-  return (
-    (await bridge.ledger.getRecord<Holder>(HOLDER_KIND, holderId(bridge.account.id, { email })))?.reservations ?? []
-  );
+  return (await bridge.ledger.getRecord(HOLDER_KIND, holderId(bridge.account.id, { email })))?.reservations ?? [];
 }
 
 /** Until nothing is due and no retry waits (helpers/settle.ts). */

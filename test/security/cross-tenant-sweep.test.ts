@@ -10,6 +10,7 @@
 // adjustments, resyncs, and its points at the service.
 import PQueue from 'p-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordKind } from '../../src/core/store/ledger-store.ts';
 import type { AccountRecord } from '../../src/accounts/account-records.ts';
 import type { WooConnection } from '../../adapters/woocommerce/stores.ts';
 import { pluginKeyOf } from '../../adapters/woocommerce/plugin-keys.ts';
@@ -247,7 +248,7 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
   const store = world.bridge.engine.store;
   const { platform, shop } = held.merchant;
   const ofShop = (value: { platform?: string; shop?: string }) => value.platform === platform && value.shop === shop;
-  const records = async (kind: Parameters<typeof store.listRecords>[0]) =>
+  const records = async (kind: RecordKind) =>
     (await store.listRecords<Record<string, unknown>>(kind)).filter(({ value }) => ofShop(value));
   const sandbox = await fetch(`${held.account.baseUrl}/_sandbox/state`, {
     headers: { 'x-api-key': held.account.apiKey, 'x-brand-id': held.account.brandId },

@@ -11,7 +11,6 @@ import {
   HOLDER_KIND,
   codeIndexId,
   holderId,
-  type Holder,
   type Reservation,
 } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
@@ -97,7 +96,7 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
     expiresAt: new Date(clock + 7 * DAY).toISOString(),
     createdAt: new Date(clock).toISOString(),
   };
-  await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+  await store.putRecord(HOLDER_KIND, HOLDER, {
     account: 'acct',
     customer: CUSTOMER,
     reservations: [reservation],
@@ -144,7 +143,7 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
   };
 }
 
-const stateNow = async () => (await store.getRecord<Holder>(HOLDER_KIND, HOLDER))?.reservations[0];
+const stateNow = async () => (await store.getRecord(HOLDER_KIND, HOLDER))?.reservations[0];
 const gone = () => Object.assign(new Error('the store refused the key'), { accessGone: true });
 
 describe('the code sweeper, when a store no longer lets the bridge in', () => {
@@ -169,7 +168,7 @@ describe('the code sweeper, when a store no longer lets the bridge in', () => {
   it('keeps a spent code’s record it cannot remove from such a store until the code expired and settled', async () => {
     const { reservation, sweeper } = await issued();
     const spent = { ...reservation, state: 'redeemed' as const, orderKey: 'shopify:revoked.example:1' };
-    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, { account: 'acct', customer: CUSTOMER, reservations: [spent] });
+    await store.putRecord(HOLDER_KIND, HOLDER, { account: 'acct', customer: CUSTOMER, reservations: [spent] });
     refusal = new Error('the store did not answer');
     await expect(sweeper.sweep()).resolves.toMatchObject({ failed: 1 });
     expect(await store.listRecords(CODE_KIND)).toHaveLength(1);
@@ -197,7 +196,7 @@ describe('the code sweeper, when a store no longer lets the bridge in', () => {
     const { reservation, sweeper } = await issued();
     // Reserved as the shop was uninstalled; its make's answer never came (it may have made the code, which then pays).
     const reserving: Reservation = { ...reservation, state: 'reserving', platformId: undefined };
-    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+    await store.putRecord(HOLDER_KIND, HOLDER, {
       account: 'acct',
       customer: CUSTOMER,
       reservations: [reserving],
@@ -243,7 +242,7 @@ describe('the code sweeper, for a shop not served whose store still lets the bri
     const { reservation, sweeper } = await issued();
     // The make landed in the store, but its answer did not come back (a crash): the code is there and usable.
     const reserving: Reservation = { ...reservation, state: 'reserving', platformId: undefined };
-    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+    await store.putRecord(HOLDER_KIND, HOLDER, {
       account: 'acct',
       customer: CUSTOMER,
       reservations: [reserving],
@@ -263,7 +262,7 @@ describe('the code sweeper, for a shop not served whose store still lets the bri
     const { reservation, sweeper } = await issued();
     // The make landed in the store, its answer lost: the code is there and usable.
     const reserving: Reservation = { ...reservation, state: 'reserving', platformId: undefined };
-    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+    await store.putRecord(HOLDER_KIND, HOLDER, {
       account: 'acct',
       customer: CUSTOMER,
       reservations: [reserving],
@@ -288,7 +287,7 @@ describe('the code sweeper, for a shop not served whose store is only down now',
     const { reservation, sweeper } = await issued();
     // The make landed in the store, its answer lost; the shop taken off the bridge's list, its install kept.
     const reserving: Reservation = { ...reservation, state: 'reserving', platformId: undefined };
-    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+    await store.putRecord(HOLDER_KIND, HOLDER, {
       account: 'acct',
       customer: CUSTOMER,
       reservations: [reserving],

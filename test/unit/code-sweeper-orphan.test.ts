@@ -6,7 +6,7 @@ import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { ORPHAN_KIND } from '../../src/core/storefront/orphan-codes.ts';
-import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND, holderId } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -57,7 +57,7 @@ async function orphanKept() {
   // Past the repair window the store has no such code yet: its points are let go.
   clock.now += REPAIR + 1;
   await sweeper.sweep();
-  expect((await store.getRecord<Holder>(HOLDER_KIND, holderId('acct', ADA)))?.reservations[0]?.state).toBe('released');
+  expect((await store.getRecord(HOLDER_KIND, holderId('acct', ADA)))?.reservations[0]?.state).toBe('released');
   // Then the make lands, and the store cannot be reached to remove it.
   fake.failRemove = true;
   landMake();

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
-import { HOLDER_KIND, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND, holderId } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -91,7 +91,7 @@ describe('the sweeper’s repair of a make that lands while it looks', () => {
     });
     await sweeper.sweep();
     const answer = await redeemed;
-    const reservation = (await store.getRecord<Holder>(HOLDER_KIND, HOLDER))?.reservations[0];
+    const reservation = (await store.getRecord(HOLDER_KIND, HOLDER))?.reservations[0];
     const live = fake.live();
     // The customer was given the code; it is in the store; so its points are held for its order.
     expect(answer).toMatchObject({ kind: 'issued' });

@@ -11,7 +11,6 @@ import {
   HOLDER_KIND,
   codeIndexId,
   holderId,
-  type Holder,
   type Reservation,
 } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
@@ -78,7 +77,7 @@ function sweeperOf(): CodeSweeper {
   });
 }
 
-const stateNow = async () => (await store.getRecord<Holder>(HOLDER_KIND, HOLDER))?.reservations[0]?.state;
+const stateNow = async () => (await store.getRecord(HOLDER_KIND, HOLDER))?.reservations[0]?.state;
 
 describe('the sweeper, for a shop uninstalled while a code of it was being made', () => {
   it('keeps the points held of a code its store made (its answer lost), while the code still pays', async () => {
@@ -94,7 +93,7 @@ describe('the sweeper, for a shop uninstalled while a code of it was being made'
       ...{ amountOff: '5.00', code: CODE, state: 'reserving', expiresAt: new Date(clock + 7 * DAY).toISOString() },
       createdAt: new Date(clock).toISOString(),
     };
-    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+    await store.putRecord(HOLDER_KIND, HOLDER, {
       account: 'acct',
       customer: CUSTOMER,
       reservations: [reservation],
@@ -119,7 +118,7 @@ describe('the sweeper, for a code kept for removal in a shop uninstalled', () =>
       ...{ platform: 'shopify', shop: SHOP, platformId: 'gid://fake/DiscountCode/9' },
       ...{ expiresAt: new Date(clock + 7 * DAY).toISOString(), at: new Date(clock).toISOString() },
     };
-    await store.putRecord<OrphanCode>(ORPHAN_KIND, `shopify:${SHOP}:${orphan.platformId}`, orphan);
+    await store.putRecord(ORPHAN_KIND, `shopify:${SHOP}:${orphan.platformId}`, orphan);
     uninstalled = true;
     // Long past the code's expiry: it pays for nothing more, and the store will never answer the bridge.
     clock += 30 * DAY;
@@ -141,7 +140,7 @@ describe('the sweeper, for an uninstalled shop whose store never answers again',
       ...{ amountOff: '5.00', code: CODE, state: 'issued', platformId: made.platformId },
       ...{ expiresAt: new Date(clock + 7 * DAY).toISOString(), createdAt: new Date(clock).toISOString() },
     };
-    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, {
+    await store.putRecord(HOLDER_KIND, HOLDER, {
       account: 'acct',
       customer: CUSTOMER,
       reservations: [reservation],

@@ -82,7 +82,7 @@ describe('a Redeem whose issued write landed but whose answer was lost', () => {
     };
     const answer = await codes.redeem(asked).catch((error: unknown) => ({ kind: 'thrown', error }));
     const open = await codes.openCodes('acct', ADA, 'testshop', SHOP, '42');
-    const held = (await store.getRecord<Holder>(HOLDER_KIND, HOLDER))?.reservations.filter(
+    const held = (await store.getRecord(HOLDER_KIND, HOLDER))?.reservations.filter(
       (each) => each.state === 'issued' || each.state === 'reserving',
     );
     // Every code the customer is shown is one the store has, and any point held is held for such a code.

@@ -9,7 +9,6 @@ import {
   HOLDER_KIND,
   codeIndexId,
   holderId,
-  type Holder,
   type Reservation,
 } from '../../src/core/storefront/reservations.ts';
 import { RewardPrivacy } from '../../src/core/storefront/reward-privacy.ts';
@@ -64,7 +63,7 @@ describe('a customer’s erasure, while an order that paid with their code waits
       expiresAt: new Date(now + 7 * 86_400_000).toISOString(),
       createdAt: new Date(now).toISOString(),
     };
-    await store.putRecord<Holder>(HOLDER_KIND, HOLDER, { account: 'acct', customer: CUSTOMER, reservations: [used] });
+    await store.putRecord(HOLDER_KIND, HOLDER, { account: 'acct', customer: CUSTOMER, reservations: [used] });
     await store.putRecord(CODE_KIND, codeIndexId('shopify', SHOP, code.code), {
       platform: 'shopify',
       shop: SHOP,
@@ -81,7 +80,7 @@ describe('a customer’s erasure, while an order that paid with their code waits
     });
     await privacy.eraseCustomer({ emails: [CUSTOMER.email], phones: [], orderIds: [] });
     // Kept for its order's redeem alone, and forgotten when that ends.
-    const kept = await store.getRecord<Holder>(HOLDER_KIND, HOLDER);
+    const kept = await store.getRecord(HOLDER_KIND, HOLDER);
     expect(kept?.reservations.map((each) => [each.id, each.state, typeof each.erasedAt])).toEqual([
       ['r1', 'used', 'string'],
     ]);

@@ -32,7 +32,7 @@ import { ifAccessGone, removeKeptOrphans } from './orphan-codes.ts';
 import { placedUnpaid, sameNotes } from './placed-orders.ts';
 import { dropEndedErasedCodes } from './erased-codes.ts';
 import { sweepRefused } from './refused-codes.ts';
-import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
+import { CODE_KIND, HOLDER_KIND, release, type CodeIndex, type Reservation } from './reservations.ts';
 import type { CoverChecks } from './cover-checks.ts';
 import type { RewardCodes } from './reward-codes.ts';
 import { shopRewards } from './rewards.ts';
@@ -144,7 +144,7 @@ export class CodeSweeper {
 
   async #one(id: string, index: CodeIndex, report: SweepReport): Promise<void> {
     const now = this.#now();
-    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, index.holder);
+    const holder = await this.#o.store.getRecord(HOLDER_KIND, index.holder);
     const reservation = holder?.reservations.find((each) => each.id === index.reservation);
     if (!reservation) {
       if (now.getTime() - Date.parse(index.createdAt) > DANGLING_MS) await this.#o.store.deleteRecord(CODE_KIND, id);

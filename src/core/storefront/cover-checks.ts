@@ -96,7 +96,7 @@ export class CoverChecks {
     const holder = holderId(holderAccount, customer);
     const at = this.#o.now().toISOString();
     const token = randomUUID();
-    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
+    await this.#o.store.changeRecord(CHECK_KIND, holder, (current) => ({
       put: { account, holder, at, id: token, cancels: [...this.#landing(current), { id: token, at }] },
     }));
     return token;
@@ -108,11 +108,12 @@ export class CoverChecks {
    * follows (it landed): its own entry goes.
    */
   async check(account: AccountRuntime, holder: string, cancel?: string): Promise<'covered' | 'later'> {
-    const seen = await this.#o.store.getRecord<CoverCheck>(CHECK_KIND, holder);
+    const seen = await this.#o.store.getRecord(CHECK_KIND, holder);
     const fence: CheckFence = { account: account.id, id: randomUUID(), at: this.#o.now().toISOString() };
-    await this.#o.store.putRecord<CheckFence>(FENCE_KIND, holder, fence);
-    const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder);
-    if (!value || !value.reservations.some(withdrawable)) {
+    await this.#o.store.putRecord(FENCE_KIND, holder, fence);
+    const value = await this.#o.store.getRecord(HOLDER_KIND, holder);
+    // A holder whose customer was erased keeps holds by amount alone, no reservation to withdraw (anonymousHolder).
+    if (!value?.customer || !value.reservations.some(withdrawable)) {
       if (beingMade(value)) return this.#later(account, holder, cancel);
       await this.#unmark(holder, seen, cancel);
       return 'covered';
@@ -133,8 +134,7 @@ export class CoverChecks {
       if ((await this.#withdraw(each.holder, each.reservation)) === 'withdrawn') short -= each.reservation.points;
     }
     // A code made meanwhile is checked on the sweeper's next pass.
-    if (beingMade(await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder)))
-      return this.#later(account, holder, cancel);
+    if (beingMade(await this.#o.store.getRecord(HOLDER_KIND, holder))) return this.#later(account, holder, cancel);
     await this.#unmark(holder, seen, cancel);
     return 'covered';
   }
@@ -149,7 +149,7 @@ export class CoverChecks {
   async mark(account: string, holder: string): Promise<string> {
     const at = this.#o.now().toISOString();
     const token = randomUUID();
-    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
+    await this.#o.store.changeRecord(CHECK_KIND, holder, (current) => ({
       put: { account, holder, at, id: token, cancels: [...this.#landing(current), { id: token, at }] },
     }));
     return token;
@@ -160,7 +160,7 @@ export class CoverChecks {
    * mark; the cancel this check follows has landed, so its own entry goes.
    */
   async #later(account: AccountRuntime, holder: string, cancel: string | undefined): Promise<'later'> {
-    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
+    await this.#o.store.changeRecord(CHECK_KIND, holder, (current) => ({
       put: {
         account: account.id,
         holder,
@@ -174,7 +174,7 @@ export class CoverChecks {
 
   /** The holder found covered: the cancel's own entry goes, and the mark if it is as `seen` and nothing is landing. */
   async #unmark(holder: string, seen: CoverCheck | undefined, cancel: string | undefined): Promise<void> {
-    await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => {
+    await this.#o.store.changeRecord(CHECK_KIND, holder, (current) => {
       if (!current) return undefined;
       const cancels = this.#landing(current).filter((each) => each.id !== cancel);
       if (cancels.length === 0 && current.id === seen?.id && current.at === seen?.at) return { delete: true };
@@ -212,15 +212,13 @@ export class CoverChecks {
       fence !== undefined && now - Date.parse(fence.at) >= FENCE_DROPPED_MS;
     for (const { id, value } of await this.#o.store.listRecords<CheckFence>(FENCE_KIND))
       if (old(value))
-        await this.#o.store.changeRecord<CheckFence>(FENCE_KIND, id, (current) =>
-          old(current) ? { delete: true } : undefined,
-        );
+        await this.#o.store.changeRecord(FENCE_KIND, id, (current) => (old(current) ? { delete: true } : undefined));
   }
 
   /** The holders' records that exist, with their ids. */
   async #read(ids: readonly string[]): Promise<Array<{ id: string; value: Holder }>> {
     const found = await Promise.all(
-      ids.map(async (id) => ({ id, value: await this.#o.store.getRecord<Holder>(HOLDER_KIND, id) })),
+      ids.map(async (id) => ({ id, value: await this.#o.store.getRecord(HOLDER_KIND, id) })),
     );
     return found.filter((each): each is { id: string; value: Holder } => each.value !== undefined);
   }

@@ -2,8 +2,9 @@
 // check itself so that what writes a mark (a cancel, the sweeper, an order's claim of a code) needs no check.
 import { randomUUID } from 'node:crypto';
 import type { RecordRole } from '../store/ledger-store.ts';
+import { z } from 'zod';
+import { recordType } from '../store/roles/record-types.ts';
 
-export const CHECK_KIND = 'reward-check';
 /**
  * A cancel's call ends (lands, or fails for good) well within this long of its mark: the client's few tries, each at
  * most LOYALTY_TIMEOUT_MS, and its waits between them (a Retry-After is taken as 10 minutes at most). A cancel whose
@@ -26,6 +27,17 @@ export interface CoverCheck {
   cancels?: Array<{ id: string; at: string }> | undefined;
 }
 
+export const CHECK_KIND = recordType<CoverCheck>(
+  'reward-check',
+  z.looseObject({
+    account: z.string(),
+    holder: z.string(),
+    at: z.string(),
+    id: z.string().optional(),
+    cancels: z.array(z.looseObject({ id: z.string(), at: z.string() })).optional(),
+  }),
+);
+
 /** The mark's cancels that may still be on their way at `now` (ms): marked less than CANCEL_LANDS_MS before. */
 export const cancelsOnTheirWay = (mark: CoverCheck | undefined, now: number): Array<{ id: string; at: string }> =>
   (mark?.cancels ?? []).filter((each) => now - Date.parse(each.at) < CANCEL_LANDS_MS);
@@ -40,7 +52,7 @@ export async function markForCheck(
   holder: string,
   now: Date,
 ): Promise<void> {
-  await store.changeRecord<CoverCheck>(CHECK_KIND, holder, (current) => ({
+  await store.changeRecord(CHECK_KIND, holder, (current) => ({
     put: {
       account,
       holder,

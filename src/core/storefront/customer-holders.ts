@@ -126,7 +126,7 @@ export async function readHolders(
   store: Pick<OperatorQueries & RecordRole, 'getRecord'>,
   ids: readonly string[],
 ): Promise<Holder[]> {
-  const found = await Promise.all(ids.map((id) => store.getRecord<Holder>(HOLDER_KIND, id)));
+  const found = await Promise.all(ids.map((id) => store.getRecord(HOLDER_KIND, id)));
   return found.filter((each): each is Holder => each !== undefined);
 }
 

@@ -9,9 +9,9 @@
 // reinstall redeems only what was never sent (review G, G1 and G4).
 import { createHash } from 'node:crypto';
 import type { RecordRole } from '../store/ledger-store.ts';
-import { CODE_KIND, HOLDER_KIND, codeIndexId, type CodeIndex, type Holder, type Reservation } from './reservations.ts';
-
-export const ERASED_CODE_KIND = 'reward-erased-code';
+import { CODE_KIND, HOLDER_KIND, codeIndexId, type CodeIndex, type Reservation } from './reservations.ts';
+import { z } from 'zod';
+import { recordType } from '../store/roles/record-types.ts';
 
 /**
  * What the code's reservation was at the shop's erasure: 'issued' (open, or 'reserving'; or used by an order since
@@ -38,6 +38,25 @@ export interface ErasedCode {
     platformId: string | null;
   };
 }
+
+export const ERASED_CODE_KIND = recordType<ErasedCode>(
+  'reward-erased-code',
+  z.looseObject({
+    holder: z.string(),
+    state: z.enum(['issued', 'owed', 'doubt', 'taken']).optional(),
+    shop: z.string().optional(),
+    reservation: z.string(),
+    until: z.string(),
+    kept: z.looseObject({
+      rewardId: z.string(),
+      points: z.number(),
+      amountOff: z.string(),
+      expiresAt: z.string(),
+      createdAt: z.string(),
+      platformId: z.string().nullable(),
+    }),
+  }),
+);
 
 const erasedCodeId = (platform: string, shop: string, code: string) =>
   createHash('sha256')
@@ -82,7 +101,7 @@ export async function reviveErasedCode(
   now: Date,
 ): Promise<CodeIndex | undefined> {
   const id = erasedCodeId(at.platform, at.shop, at.code);
-  const erased = await store.getRecord<ErasedCode>(ERASED_CODE_KIND, id);
+  const erased = await store.getRecord(ERASED_CODE_KIND, id);
   if (!erased || Date.parse(erased.until) <= now.getTime()) return undefined;
   // Its redeem went, or may have: the order that comes again (a reinstall's import) must not send a second one.
   if (erased.state === 'taken' || erased.state === 'doubt') return undefined;
@@ -93,7 +112,7 @@ export async function reviveErasedCode(
     ...{ state: 'used', orderKey: at.orderKey, platformId: platformId ?? undefined },
   };
   let back = false;
-  await store.changeRecord<Holder>(HOLDER_KIND, erased.holder, (current) => {
+  await store.changeRecord(HOLDER_KIND, erased.holder, (current) => {
     back = current?.reservations.some((each) => each.id === erased.reservation) ?? false;
     const holds = current?.erasedShopHolds ?? [];
     if (!current || back || !holds.some((each) => each.reservation === erased.reservation)) return undefined;
@@ -123,7 +142,7 @@ export async function codeIndexOrErased(
   at: Parameters<typeof reviveErasedCode>[1],
   now: Date,
 ): Promise<CodeIndex | undefined> {
-  const index = await store.getRecord<CodeIndex>(CODE_KIND, codeIndexId(at.platform, at.shop, at.code));
+  const index = await store.getRecord(CODE_KIND, codeIndexId(at.platform, at.shop, at.code));
   return index ?? reviveErasedCode(store, at, now);
 }
 
@@ -137,7 +156,7 @@ export async function settleErasedHold(
   holder: string,
   reservation: string,
 ): Promise<void> {
-  await store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
+  await store.changeRecord(HOLDER_KIND, holder, (current) => {
     const holds = current?.erasedShopHolds ?? [];
     if (!current || !holds.some((each) => each.reservation === reservation)) return undefined;
     if (current.reservations.some((each) => each.id === reservation)) return undefined;

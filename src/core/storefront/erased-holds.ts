@@ -69,8 +69,11 @@ export const liveHolds = (holder: Pick<Holder, 'erasedShopHolds'>, now: number):
  * owed redeem): its account and those holds, no customer. The holder's type names one, as every holder a redeem writes
  * does; this one is read for its holds alone (heldPoints) until a redeem of the same customer writes them back.
  */
-export const anonymousHolder = (account: string, holds: Hold[]): Holder =>
-  ({ account, reservations: [], erasedShopHolds: holds }) as Omit<Holder, 'customer'> as Holder;
+export const anonymousHolder = (account: string, holds: Hold[]): Holder => ({
+  account,
+  reservations: [],
+  erasedShopHolds: holds,
+});
 
 /** As the customer's export shows a hold: its points, and until when (or owed, for good). */
 export const holdShown = ({ points, until }: Hold) =>

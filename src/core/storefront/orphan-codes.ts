@@ -6,18 +6,29 @@
 import type { Logger } from '../../logger.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RecordRole } from '../store/ledger-store.ts';
-
-export const ORPHAN_KIND = 'reward-orphan';
+import { z } from 'zod';
+import { recordType } from '../store/roles/record-types.ts';
 
 export interface OrphanCode {
   platform: string;
   shop: string;
   /** The store's id of the code, as its make answered or a look found it. */
   platformId: string;
-  /** When the code stops paying in the store. */
-  expiresAt: string;
+  /** When the code stops paying in the store; absent in records kept before it was (payingUntil). */
+  expiresAt?: string | undefined;
   at: string;
 }
+
+export const ORPHAN_KIND = recordType<OrphanCode>(
+  'reward-orphan',
+  z.looseObject({
+    platform: z.string(),
+    shop: z.string(),
+    platformId: z.string(),
+    expiresAt: z.string().optional(),
+    at: z.string(),
+  }),
+);
 
 /** Records kept before expiresAt was: a code lasts at most this long (rewards.ts, expiresInDays). */
 const LONGEST_CODE_MS = 365 * 86_400_000;
@@ -42,7 +53,7 @@ export async function removeOrphan({ store, codesOf, logger }: OrphanParts, orph
   }
   const { platform, shop } = orphan;
   await store
-    .addRecord<OrphanCode>(ORPHAN_KIND, `${platform}:${shop}:${orphan.platformId}`, orphan)
+    .addRecord(ORPHAN_KIND, `${platform}:${shop}:${orphan.platformId}`, orphan)
     .then(() => logger.warn({ platform, shop }, 'a reward code could not be removed now; the sweeper removes it'))
     .catch((error: unknown) =>
       logger.error(

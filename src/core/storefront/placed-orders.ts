@@ -7,21 +7,14 @@
 // while a noted order waits (code-sweeper.ts, PLACED_WAIT_MS at most). A store that counts uses at once needs none of
 // this: the sweeper asks it.
 import type { OrderWorkRole, RecordRole } from '../store/ledger-store.ts';
-import {
-  CODE_KIND,
-  MAX_WAITING,
-  changeReservation,
-  codeIndexId,
-  type CodeIndex,
-  type Reservation,
-} from './reservations.ts';
+import { CODE_KIND, MAX_WAITING, changeReservation, codeIndexId, type Reservation } from './reservations.ts';
 
 /** Notes the order on the reservation of the code it was placed with, once; nothing if the code is not held. */
 export async function notePlaced(
   store: Pick<OrderWorkRole & RecordRole, 'getRecord' | 'changeRecord'>,
   at: { platform: string; shop: string; code: string; orderKey: string },
 ): Promise<void> {
-  const index = await store.getRecord<CodeIndex>(CODE_KIND, codeIndexId(at.platform, at.shop, at.code));
+  const index = await store.getRecord(CODE_KIND, codeIndexId(at.platform, at.shop, at.code));
   if (!index) return;
   await changeReservation(store, index.holder, index.reservation, (current) =>
     (current.state === 'issued' || current.state === 'reserving') && !(current.placedBy ?? []).includes(at.orderKey)

@@ -4,13 +4,15 @@
 // counted only its pool's accounts would make a second code of them. So each account keeps the list of the firsts it
 // ever reserved under, written before its first reservation there, and the holders of every member's list count.
 import type { RecordRole } from '../store/ledger-store.ts';
-
-export const POOL_FIRSTS_KIND = 'pool-firsts';
+import { z } from 'zod';
+import { recordType } from '../store/roles/record-types.ts';
 
 /** An account's record (by its id): the other accounts whose holders its reservations went under. Names no person. */
 interface PoolFirsts {
   firsts: string[];
 }
+
+export const POOL_FIRSTS_KIND = recordType<PoolFirsts>('pool-firsts', z.looseObject({ firsts: z.array(z.string()) }));
 
 export class PoolFirstsKept {
   readonly #store: Pick<RecordRole, 'changeRecord'>;
@@ -25,7 +27,7 @@ export class PoolFirstsKept {
   async note(account: string, first: string): Promise<void> {
     const pair = `${account}\n${first}`;
     if (account === first || this.#written.has(pair)) return;
-    await this.#store.changeRecord<PoolFirsts>(POOL_FIRSTS_KIND, account, (current) =>
+    await this.#store.changeRecord(POOL_FIRSTS_KIND, account, (current) =>
       current?.firsts.includes(first) ? undefined : { put: { firsts: [...(current?.firsts ?? []), first] } },
     );
     this.#written.add(pair);
@@ -37,6 +39,6 @@ export async function formerFirsts(
   store: Pick<RecordRole, 'getRecord'>,
   members: readonly string[],
 ): Promise<string[]> {
-  const kept = await Promise.all(members.map((member) => store.getRecord<PoolFirsts>(POOL_FIRSTS_KIND, member)));
+  const kept = await Promise.all(members.map((member) => store.getRecord(POOL_FIRSTS_KIND, member)));
   return [...new Set(kept.flatMap((each) => each?.firsts ?? []))];
 }

@@ -21,7 +21,6 @@ import {
   pruned,
   release,
   type CodeIndex,
-  type Holder,
   type Reservation,
 } from './reservations.ts';
 
@@ -74,13 +73,13 @@ export async function reserveCode(
   // The code's own record first: a crash after it leaves a record that points at nothing, which the sweeper
   // drops; the other way round would leave a held reservation nothing lists.
   const index: CodeIndex = { platform, shop, holder, reservation: reservation.id, createdAt: now.toISOString() };
-  await store.addRecord<CodeIndex>(CODE_KIND, codeIndexId(platform, shop, reservation.code), index);
+  await store.addRecord(CODE_KIND, codeIndexId(platform, shop, reservation.code), index);
   const { balance } = read.points;
   const besides = await readHolders(store, others);
   const heldBesides = heldIn(besides, read.readStartedAt, balance.source);
   let available = 0;
   let tooMany = false;
-  const { changed } = await store.changeRecord<Holder>(HOLDER_KIND, holder, (current) => {
+  const { changed } = await store.changeRecord(HOLDER_KIND, holder, (current) => {
     available =
       balance.approved - balance.redeemed - heldBesides - heldPoints(current, read.readStartedAt, balance.source);
     tooMany = openIn([current, ...besides], asked, now) >= MAX_OPEN_CODES;

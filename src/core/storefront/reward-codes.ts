@@ -275,7 +275,7 @@ export class RewardCodes {
     if (index && !taken)
       taken = (index = await reviveErasedCode(this.#o.store, at, this.#now())) && (await take(index));
     if (!index || taken?.state !== 'used' || taken.orderKey !== orderKey) return undefined;
-    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, index.holder);
+    const holder = await this.#o.store.getRecord(HOLDER_KIND, index.holder);
     if (!holder) return undefined;
     // Withdrawn, but used just before: no check since counted its points (cover-checks.ts); again after a crash.
     if (taken.removedAt !== undefined) await markForCheck(this.#o.store, holder.account, index.holder, this.#now());
@@ -300,11 +300,11 @@ export class RewardCodes {
     code: RedeemCode,
     orderKey: string,
   ): Promise<{ kind: 'send'; customer: ServiceCustomer } | { kind: 'sent' | 'not-held' | 'gone' }> {
-    const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, code.holder);
+    const holder = await this.#o.store.getRecord(HOLDER_KIND, code.holder);
     const reservation = holder?.reservations.find((each) => each.id === code.reservation);
     // Taken off by its shop's erasure as the order took it (erased-codes.ts): the order takes it back, as it can.
     if (holder?.erasedShopHolds?.some((each) => each.reservation === code.reservation)) return { kind: 'not-held' };
-    if (!holder || !reservation) return { kind: 'gone' };
+    if (!holder?.customer || !reservation) return { kind: 'gone' };
     if (reservation.orderKey !== orderKey) return { kind: 'not-held' };
     if (reservation.state === 'used' || reservation.state === 'refused')
       return { kind: 'send', customer: holder.customer };
@@ -345,7 +345,7 @@ export class RewardCodes {
   }
 
   async #dropHolderBalance(holder: string): Promise<void> {
-    const value = await this.#o.store.getRecord<Holder>(HOLDER_KIND, holder).catch(() => undefined);
-    if (value) this.#o.reader.dropBalance(value.account, callContact(value.customer));
+    const value = await this.#o.store.getRecord(HOLDER_KIND, holder).catch(() => undefined);
+    if (value?.customer) this.#o.reader.dropBalance(value.account, callContact(value.customer));
   }
 }

@@ -19,7 +19,7 @@ import type { Accounts } from '../accounts.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, OrderWorkRole, RecordRole } from '../store/ledger-store.ts';
-import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
+import { CHECK_KIND, cancelsOnTheirWay } from './cover-marks.ts';
 import { exportedReservation } from './reward-export.ts';
 import { dropErasedCodesOf, erasedCodesOf, keepErasedCode } from './erased-codes.ts';
 import { formerFirsts } from './pool-firsts.ts';
@@ -98,7 +98,7 @@ export class RewardPrivacy implements KeptRecords {
   async #holders(match: CustomerMatch, account?: string): Promise<Array<{ id: string; holder: Holder }>> {
     const found: Array<{ id: string; holder: Holder }> = [];
     for (const id of await this.#holderIds(match, account)) {
-      const holder = await this.#o.store.getRecord<Holder>(HOLDER_KIND, id);
+      const holder = await this.#o.store.getRecord(HOLDER_KIND, id);
       if (holder) found.push({ id, holder });
     }
     return found;
@@ -245,7 +245,7 @@ export class RewardPrivacy implements KeptRecords {
     const gone = new Set(theirs.map((reservation) => reservation.id));
     const now = this.#now();
     let owed = new Set<string>();
-    await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
+    await this.#o.store.changeRecord(HOLDER_KIND, id, (current) => {
       if (!current) return undefined;
       // An order's redeem on its way ('used', or 'refused' for a retry, as at this write) stays owed: kept, marked.
       const kept = keptForRedeem(current.reservations, gone, usedInStore, now);
@@ -280,10 +280,10 @@ export class RewardPrivacy implements KeptRecords {
   async #dropChecks(ids: Iterable<string>): Promise<void> {
     for (const id of ids) {
       // A holder kept naming no customer (anonymousHolder) keeps neither: its holds need no check.
-      if ((await this.#o.store.getRecord<Holder>(HOLDER_KIND, id))?.customer !== undefined) continue;
+      if ((await this.#o.store.getRecord(HOLDER_KIND, id))?.customer !== undefined) continue;
       await this.#o.store.deleteRecord(FENCE_KIND, id);
       const now = (this.#o.now?.() ?? new Date()).getTime();
-      await this.#o.store.changeRecord<CoverCheck>(CHECK_KIND, id, (current) =>
+      await this.#o.store.changeRecord(CHECK_KIND, id, (current) =>
         current && cancelsOnTheirWay(current, now).length === 0 ? { delete: true } : undefined,
       );
     }
@@ -310,7 +310,7 @@ export class RewardPrivacy implements KeptRecords {
         if (Date.parse(fate.codeUntil) > now)
           await keepErasedCode(this.#o.store, id, each, { until: fate.codeUntil, state: fate.state });
       }
-      await this.#o.store.changeRecord<Holder>(HOLDER_KIND, id, (current) => {
+      await this.#o.store.changeRecord(HOLDER_KIND, id, (current) => {
         if (!current) return undefined;
         const left = current.reservations.filter((each) => !inShop(each));
         if (left.length === current.reservations.length) return undefined;

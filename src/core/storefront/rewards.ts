@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { RecordRole } from '../store/ledger-store.ts';
+import { recordType } from '../store/roles/record-types.ts';
 
 export interface Reward {
   id: string;
@@ -29,7 +30,27 @@ export interface ShopRewards {
   at: string;
 }
 
-const KIND = 'rewards';
+/** As kept: fields a reward gained after it was first kept read as their defaults (those of a new reward). */
+const KIND = recordType<ShopRewards>(
+  'rewards',
+  z.looseObject({
+    platform: z.string(),
+    shop: z.string(),
+    rewards: z.array(
+      z.looseObject({
+        id: z.string(),
+        points: z.number(),
+        amountOff: z.string(),
+        minimumOrder: z.string().nullable().default(null),
+        expiresInDays: z.number(),
+        combines: z.boolean().default(false),
+        on: z.boolean().default(true),
+      }),
+    ),
+    by: z.string(),
+    at: z.string(),
+  }),
+);
 const idOf = (platform: string, shop: string) => `${platform}:${shop}`;
 export const MAX_REWARDS = 20;
 
@@ -88,7 +109,7 @@ export async function shopRewards(
   platform: string,
   shop: string,
 ): Promise<Reward[]> {
-  return (await store.getRecord<ShopRewards>(KIND, idOf(platform, shop)))?.rewards ?? [];
+  return (await store.getRecord(KIND, idOf(platform, shop)))?.rewards ?? [];
 }
 
 export async function saveRewards(
@@ -99,7 +120,7 @@ export async function saveRewards(
   by: string,
   now = new Date(),
 ): Promise<void> {
-  await store.putRecord<ShopRewards>(KIND, idOf(platform, shop), {
+  await store.putRecord(KIND, idOf(platform, shop), {
     platform,
     shop,
     rewards,

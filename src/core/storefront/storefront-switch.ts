@@ -1,6 +1,8 @@
 // Whether a shop shows its customers their points in its store: off until its merchant turns it on in Set up.
 // Kept as a record naming its platform and shop, so that the shop's erasure takes it with the rest.
 import type { RecordRole } from '../store/ledger-store.ts';
+import { z } from 'zod';
+import { recordType } from '../store/roles/record-types.ts';
 
 export interface StorefrontSetting {
   platform: string;
@@ -11,7 +13,11 @@ export interface StorefrontSetting {
   at: string;
 }
 
-const KIND = 'storefront';
+export const STOREFRONT_KIND = recordType<StorefrontSetting>(
+  'storefront',
+  z.looseObject({ platform: z.string(), shop: z.string(), on: z.boolean(), by: z.string(), at: z.string() }),
+);
+const KIND = STOREFRONT_KIND;
 const idOf = (platform: string, shop: string) => `${platform}:${shop}`;
 
 export async function storefrontOn(
@@ -19,7 +25,7 @@ export async function storefrontOn(
   platform: string,
   shop: string,
 ): Promise<boolean> {
-  return (await store.getRecord<StorefrontSetting>(KIND, idOf(platform, shop)))?.on === true;
+  return (await store.getRecord(KIND, idOf(platform, shop)))?.on === true;
 }
 
 /**
@@ -39,9 +45,9 @@ export async function setStorefront(
   now = new Date(),
 ): Promise<'saved' | 'not-served'> {
   const id = idOf(setting.platform, setting.shop);
-  const before = await store.getRecord<StorefrontSetting>(KIND, id);
+  const before = await store.getRecord(KIND, id);
   try {
-    await store.putRecord<StorefrontSetting>(KIND, id, { ...setting, at: now.toISOString() });
+    await store.putRecord(KIND, id, { ...setting, at: now.toISOString() });
   } catch (error) {
     await (before ? store.putRecord(KIND, id, before) : store.deleteRecord(KIND, id)).catch(() => undefined);
     // What was there may be from before the shop left (an uninstall or erasure during the refused write): put

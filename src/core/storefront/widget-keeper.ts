@@ -8,8 +8,8 @@ import type { Logger } from '../../logger.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RecordRole, LedgerLifecycle } from '../store/ledger-store.ts';
 import type { StorefrontSetting } from './storefront-switch.ts';
-
-export const WIDGET_KIND = 'storefront-widget';
+import { z } from 'zod';
+import { recordType } from '../store/roles/record-types.ts';
 
 export interface WidgetState {
   platform: string;
@@ -22,6 +22,18 @@ export interface WidgetState {
   /** Why the last put or check failed, in the merchant's words (no key, no address). */
   problem?: string | undefined;
 }
+
+export const WIDGET_KIND = recordType<WidgetState>(
+  'storefront-widget',
+  z.looseObject({
+    platform: z.string(),
+    shop: z.string(),
+    onStore: z.boolean(),
+    checkedAt: z.string(),
+    putBackAt: z.string().optional(),
+    problem: z.string().optional(),
+  }),
+);
 
 /** What the merchant's page shows of the widget: the state, without the platform and shop it already knows. */
 export type WidgetView = Omit<WidgetState, 'platform' | 'shop'>;
@@ -59,7 +71,7 @@ export class WidgetKeeper {
 
   async view(platform: string, shop: string): Promise<WidgetView | undefined> {
     if (!this.offered(platform)) return undefined;
-    const state = await this.#o.store.getRecord<WidgetState>(WIDGET_KIND, idOf(platform, shop));
+    const state = await this.#o.store.getRecord(WIDGET_KIND, idOf(platform, shop));
     if (!state) return undefined;
     const { platform: _platform, shop: _shop, ...view } = state;
     return view;
@@ -106,7 +118,7 @@ export class WidgetKeeper {
 
   async #checkOne({ platform, shop }: StorefrontSetting): Promise<'present' | 'put-back' | 'failed'> {
     const widget = this.#o.widgetOf(platform)!;
-    const before = await this.#o.store.getRecord<WidgetState>(WIDGET_KIND, idOf(platform, shop));
+    const before = await this.#o.store.getRecord(WIDGET_KIND, idOf(platform, shop));
     let present: boolean;
     try {
       present = await widget.present(shop);
@@ -127,7 +139,7 @@ export class WidgetKeeper {
     const widget = this.#o.widgetOf(platform);
     const url = this.#o.scriptUrl(platform, shop);
     if (!widget || !url) return false;
-    const before = await this.#o.store.getRecord<WidgetState>(WIDGET_KIND, idOf(platform, shop));
+    const before = await this.#o.store.getRecord(WIDGET_KIND, idOf(platform, shop));
     try {
       await widget.put(shop, url);
     } catch (error) {
@@ -165,7 +177,7 @@ export class WidgetKeeper {
     // The storefront may have been turned off (and the record removed) while the platform answered.
     if (!(await this.#stillOn(platform, shop))) return;
     const putBackAt = now.putBackAt ?? before?.putBackAt;
-    await this.#o.store.putRecord<WidgetState>(WIDGET_KIND, idOf(platform, shop), {
+    await this.#o.store.putRecord(WIDGET_KIND, idOf(platform, shop), {
       platform,
       shop,
       onStore: now.onStore,

@@ -4,6 +4,7 @@
 // this one puts the parts together. What keeps it right under concurrency: one object per file, the writes
 // of a file in order, and every claim released in the worker's or intake's `finally`.
 import { filterKey, mayHold, orderKeys } from './customer-filter.ts';
+import { asRecord, kindOf, type KindOrType } from '../roles/record-types.ts';
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
@@ -28,7 +29,6 @@ import type {
   OpenReport,
   OrderQuery,
   RecordChange,
-  RecordKind,
   SaveResult,
   SecretsStatus,
   ShopState,
@@ -430,41 +430,41 @@ export class LowdbStore implements LedgerStore {
 
   // --- Records.
 
-  async getRecord<T>(kind: RecordKind, id: string): Promise<T | undefined> {
-    return this.#p.records.get<T>(kind, id);
+  async getRecord<T>(kind: KindOrType<T>, id: string): Promise<T | undefined> {
+    return asRecord(kind, id, this.#p.records.get(kindOf(kind), id));
   }
 
-  async putRecord<T>(kind: RecordKind, id: string, value: T): Promise<void> {
-    this.#p.records.put(kind, id, value);
+  async putRecord<T>(kind: KindOrType<T>, id: string, value: T): Promise<void> {
+    this.#p.records.put(kindOf(kind), id, value);
     await this.#p.flush();
   }
 
-  async addRecord<T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> {
+  async addRecord<T>(kind: KindOrType<T>, id: string, value: T): Promise<{ added: boolean; value: T }> {
     // One process holds the data directory, and get-then-put runs without a turn of the event loop between them.
-    const existing = this.#p.records.get<T>(kind, id);
+    const existing = asRecord(kind, id, this.#p.records.get(kindOf(kind), id));
     if (existing !== undefined) return { added: false, value: existing };
-    this.#p.records.put(kind, id, value);
+    this.#p.records.put(kindOf(kind), id, value);
     await this.#p.flush();
     return { added: true, value };
   }
 
   async changeRecord<T>(
-    kind: RecordKind,
+    kind: KindOrType<T>,
     id: string,
     change: (current: T | undefined) => RecordChange<T>,
   ): Promise<{ changed: boolean; value: T | undefined }> {
-    const result = this.#p.records.change<T>(kind, id, change);
+    const result = this.#p.records.change<unknown>(kindOf(kind), id, (current) => change(asRecord(kind, id, current)));
     if (result.changed) await this.#p.flush();
-    return result;
+    return { changed: result.changed, value: asRecord(kind, id, result.value) };
   }
 
-  async deleteRecord(kind: RecordKind, id: string): Promise<void> {
-    this.#p.records.delete(kind, id);
+  async deleteRecord<T>(kind: KindOrType<T>, id: string): Promise<void> {
+    this.#p.records.delete(kindOf(kind), id);
     await this.#p.flush();
   }
 
-  async listRecords<T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>> {
-    return this.#p.records.list<T>(kind);
+  async listRecords<T>(kind: KindOrType<T>): Promise<Array<{ id: string; value: T }>> {
+    return this.#p.records.list(kindOf(kind)).map(({ id, value }) => ({ id, value: asRecord(kind, id, value)! }));
   }
 
   async secretsStatus(): Promise<SecretsStatus> {

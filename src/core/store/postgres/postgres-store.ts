@@ -3,6 +3,7 @@
 // SKIP LOCKED), so a killed instance's work is taken over within seconds; folding and the worker's progress
 // write different columns of an order, so neither overwrites the other. This class only wires the concerns
 // together, each in its own file.
+import { asRecord, kindOf, type KindOrType } from '../roles/record-types.ts';
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
@@ -23,7 +24,6 @@ import type {
   OpenReport,
   OrderQuery,
   RecordChange,
-  RecordKind,
   SaveResult,
   SecretsStatus,
   StoreStats,
@@ -236,19 +236,31 @@ export class PostgresStore implements LedgerStore {
 
   // --- Records.
 
-  getRecord = <T>(kind: RecordKind, id: string): Promise<T | undefined> => records.getRecord<T>(this.#db, kind, id);
-  putRecord = <T>(kind: RecordKind, id: string, value: T): Promise<void> =>
-    records.putRecord(this.#db.writer, this.#db.secrets, kind, id, value);
-  addRecord = <T>(kind: RecordKind, id: string, value: T): Promise<{ added: boolean; value: T }> =>
-    records.addRecord<T>(this.#db, kind, id, value);
-  changeRecord = <T>(
-    kind: RecordKind,
+  getRecord = async <T>(kind: KindOrType<T>, id: string): Promise<T | undefined> =>
+    asRecord(kind, id, await records.getRecord<unknown>(this.#db, kindOf(kind), id));
+  putRecord = <T>(kind: KindOrType<T>, id: string, value: T): Promise<void> =>
+    records.putRecord(this.#db.writer, this.#db.secrets, kindOf(kind), id, value);
+  addRecord = async <T>(kind: KindOrType<T>, id: string, value: T): Promise<{ added: boolean; value: T }> => {
+    const result = await records.addRecord<unknown>(this.#db, kindOf(kind), id, value);
+    return { added: result.added, value: result.added ? value : asRecord(kind, id, result.value)! };
+  };
+  changeRecord = async <T>(
+    kind: KindOrType<T>,
     id: string,
     change: (current: T | undefined) => RecordChange<T>,
-  ): Promise<{ changed: boolean; value: T | undefined }> => records.changeRecord<T>(this.#db, kind, id, change);
-  deleteRecord = (kind: RecordKind, id: string): Promise<void> => records.deleteRecord(this.#db, kind, id);
-  listRecords = <T>(kind: RecordKind): Promise<Array<{ id: string; value: T }>> =>
-    records.listRecords<T>(this.#db, kind);
+  ): Promise<{ changed: boolean; value: T | undefined }> => {
+    const result = await records.changeRecord<unknown>(this.#db, kindOf(kind), id, (current) =>
+      change(asRecord(kind, id, current)),
+    );
+    return { changed: result.changed, value: asRecord(kind, id, result.value) };
+  };
+  deleteRecord = <T>(kind: KindOrType<T>, id: string): Promise<void> =>
+    records.deleteRecord(this.#db, kindOf(kind), id);
+  listRecords = async <T>(kind: KindOrType<T>): Promise<Array<{ id: string; value: T }>> =>
+    (await records.listRecords<unknown>(this.#db, kindOf(kind))).map(({ id, value }) => ({
+      id,
+      value: asRecord(kind, id, value)!,
+    }));
 
   secretsStatus = async (): Promise<SecretsStatus> =>
     this.#db.secrets.status(await records.countSecrets(this.#db.reader, this.#db.secrets));
