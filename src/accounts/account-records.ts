@@ -2,6 +2,8 @@
 // which account each shop uses ('shop-link'), and of every change to either
 // ('audit'). An account's API key is a secret: the store seals it at rest,
 // and nothing shows more of it than its last four characters.
+import { z } from 'zod';
+import { recordType } from '../core/store/roles/record-types.ts';
 import type { ProgramInput } from './program-settings.ts';
 
 export interface AccountRecord {
@@ -75,6 +77,60 @@ export interface AuditEntry {
   /** The changed fields and their new values; an API key only as its last four characters. */
   changes?: Record<string, unknown> | undefined;
 }
+
+const shopRef = z.looseObject({ platform: z.string(), shop: z.string() });
+
+export const ACCOUNT_KIND = recordType<AccountRecord>(
+  'account',
+  z.looseObject({
+    id: z.string(),
+    name: z.string(),
+    baseUrl: z.string(),
+    apiKey: z.string(),
+    brandId: z.string(),
+    rateLimitPerMinute: z.number(),
+    // As given, each key checked when the settings are used (program-settings.ts).
+    settings: z.record(z.string(), z.unknown()),
+    check: z
+      .looseObject({
+        status: z.enum(['connected', 'refused', 'unreachable']),
+        at: z.string(),
+        detail: z.string().optional(),
+        addressRefused: z.literal(true).optional(),
+      })
+      .optional(),
+    onBridgeSandbox: z.literal(true).optional(),
+    madeFor: shopRef.optional(),
+    sharedAt: z.string().optional(),
+    retiredAt: z.string().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
+
+export const SHOP_LINK_KIND = recordType<ShopLink>(
+  'shop-link',
+  z.looseObject({ account: z.string(), linkedAt: z.string(), by: z.string() }),
+);
+
+export const AUDIT_KIND = recordType<AuditEntry>(
+  'audit',
+  z.looseObject({
+    at: z.string(),
+    by: z.string(),
+    action: z.enum([
+      'account.create',
+      'account.update',
+      'account.delete',
+      'account.settings',
+      'shop.link',
+      'shop.unlink',
+    ]),
+    account: z.string().optional(),
+    shop: shopRef.optional(),
+    changes: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 export const shopLinkId = ({ platform, shop }: ShopRef) => `${platform}:${shop}`;
 

@@ -4,8 +4,9 @@ import { activityPointsOf, type Config } from '../config.ts';
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
 import type { RecordRole } from '../core/store/roles/records.ts';
 import type { PointsAccount, PointsAccounts } from '../http/order-points-view.ts';
-import type { AccountRecord } from './account-records.ts';
+
 import { programDefaults, readSavedSettings } from './program-settings.ts';
+import { ACCOUNT_KIND } from './account-records.ts';
 
 export async function declaredPoints(config: Config, store: Pick<RecordRole, 'listRecords'>): Promise<PointsAccounts> {
   const known = new Map<string, PointsAccount>([
@@ -20,7 +21,7 @@ export async function declaredPoints(config: Config, store: Pick<RecordRole, 'li
   ]);
   const defaults = programDefaults();
   // A ledger whose sealed records cannot be read here shows the default account's points alone.
-  const records = await store.listRecords<AccountRecord>('account').catch(() => []);
+  const records = await store.listRecords(ACCOUNT_KIND).catch(() => []);
   for (const { value } of records) {
     const read = readSavedSettings(value.settings, defaults);
     if (!read.ok) continue;

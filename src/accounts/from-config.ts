@@ -19,6 +19,7 @@ import { poolKey, poolsFrom } from './account-pools.ts';
 import { programDefaults, programSettingsOf, type ProgramSettings } from './program-settings.ts';
 import { AccountRegistry, credentialsCheckOf } from './registry.ts';
 import { trimTrailing } from '../trim-trailing.ts';
+import { ACCOUNT_KIND } from './account-records.ts';
 
 /** A read that changes nothing at the service: let in (or told "no such customer"), the credentials work. */
 export const probeRead = (client: Pick<LoyaltyClient, 'transactions'>) =>
@@ -74,7 +75,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
       : undefined;
   const poolFor = poolsFrom(async () => [
     ...(envKey ? [{ id: DEFAULT_ACCOUNT, key: envKey, createdAt: '' }] : []),
-    ...(await store.listRecords<AccountRecord>('account')).map(({ value }) => ({
+    ...(await store.listRecords(ACCOUNT_KIND)).map(({ value }) => ({
       id: value.id,
       key: poolKey(budgetKeyOf(value.baseUrl, value.apiKey)),
       createdAt: value.createdAt,

@@ -16,6 +16,9 @@ import {
   type CredentialsCheck,
   type ShopLink,
   type ShopRef,
+  ACCOUNT_KIND,
+  AUDIT_KIND,
+  SHOP_LINK_KIND,
 } from './account-records.ts';
 import {
   parseProgramSettings,
@@ -96,7 +99,7 @@ export class AccountRegistry implements Accounts {
     const id = shopLinkId({ platform, shop });
     const cached = this.#links.get(id);
     if (cached && Date.now() - cached.readAt < REFRESH_MS) return cached.value;
-    const link = await this.#o.store.getRecord<ShopLink>('shop-link', id);
+    const link = await this.#o.store.getRecord(SHOP_LINK_KIND, id);
     const account = link?.account ?? ((await this.#o.chosenByOperator(platform, shop)) ? DEFAULT_ACCOUNT : undefined);
     // "None" is read fresh every time: an order is made to wait on it, and a link another instance just made must count.
     if (account !== undefined) this.#links.set(id, { value: account, readAt: Date.now() });
@@ -113,29 +116,29 @@ export class AccountRegistry implements Accounts {
   async forgetShop(platform: string, shop: string): Promise<void> {
     const ref = { platform, shop };
     const id = shopLinkId(ref);
-    await this.#o.store.deleteRecord('shop-link', id);
+    await this.#o.store.deleteRecord(SHOP_LINK_KIND, id);
     this.#links.delete(id);
     const gone = new Set<string>();
-    for (const { value } of await this.#o.store.listRecords<AccountRecord>('account')) {
+    for (const { value } of await this.#o.store.listRecords(ACCOUNT_KIND)) {
       if (!value.madeFor || !sameShop(value.madeFor, ref)) continue;
       if (value.sharedAt) {
-        await this.#o.store.changeRecord<AccountRecord>('account', value.id, (now) =>
+        await this.#o.store.changeRecord(ACCOUNT_KIND, value.id, (now) =>
           now ? { put: { ...now, madeFor: undefined } } : undefined,
         );
       } else {
-        await this.#o.store.deleteRecord('account', value.id);
+        await this.#o.store.deleteRecord(ACCOUNT_KIND, value.id);
         gone.add(value.id);
       }
       this.#forget(value.id);
     }
     const by = `${platform} ${shop}`;
-    for (const { id: entry, value } of await this.#o.store.listRecords<AuditEntry>('audit')) {
+    for (const { id: entry, value } of await this.#o.store.listRecords(AUDIT_KIND)) {
       const names =
         (value.shop && sameShop(value.shop, ref)) ||
         value.by === by ||
         value.by.startsWith(`${by} (`) ||
         (value.account !== undefined && gone.has(value.account));
-      if (names) await this.#o.store.deleteRecord('audit', entry);
+      if (names) await this.#o.store.deleteRecord(AUDIT_KIND, entry);
     }
   }
 
@@ -157,7 +160,7 @@ export class AccountRegistry implements Accounts {
   async #readRuntime(id: string): Promise<AccountRuntime | undefined> {
     const change = this.#changes.get(id) ?? 0;
     const cached = this.#runtimes.get(id);
-    const record = await this.#o.store.getRecord<AccountRecord>('account', id);
+    const record = await this.#o.store.getRecord(ACCOUNT_KIND, id);
     // Changed while this read was on its way: what it read may be from before the change. The read the change
     // left to come (joined, not one of its own: one runtime per account) answers instead.
     if ((this.#changes.get(id) ?? 0) !== change) return this.runtime(id);
@@ -184,7 +187,7 @@ export class AccountRegistry implements Accounts {
 
   async all(): Promise<AccountRuntime[]> {
     const runtimes = [this.#o.defaultAccount];
-    for (const { id } of await this.#o.store.listRecords<AccountRecord>('account')) {
+    for (const { id } of await this.#o.store.listRecords(ACCOUNT_KIND)) {
       const runtime = await this.runtime(id);
       if (runtime) runtimes.push(runtime);
     }
@@ -200,14 +203,14 @@ export class AccountRegistry implements Accounts {
 
   /** Every account kept in the ledger, but those the operator removed (retired). */
   async list(): Promise<AccountRecord[]> {
-    return (await this.#o.store.listRecords<AccountRecord>('account'))
+    return (await this.#o.store.listRecords(ACCOUNT_KIND))
       .map(({ value }) => value)
       .filter((account) => !account.retiredAt);
   }
 
   /** An account, unless the operator removed it (its runtime stays, for its orders: runtime()). */
   async get(id: string): Promise<AccountRecord | undefined> {
-    const record = await this.#o.store.getRecord<AccountRecord>('account', id);
+    const record = await this.#o.store.getRecord(ACCOUNT_KIND, id);
     return record?.retiredAt ? undefined : record;
   }
 
@@ -334,7 +337,7 @@ export class AccountRegistry implements Accounts {
         status: 409,
         errors: ['orders of this account still have calls to make: wait until they are done'],
       };
-    await this.#o.store.changeRecord<AccountRecord>('account', id, (now) =>
+    await this.#o.store.changeRecord(ACCOUNT_KIND, id, (now) =>
       now
         ? { put: { ...now, retiredAt: this.#o.now().toISOString(), updatedAt: this.#o.now().toISOString() } }
         : undefined,
@@ -345,7 +348,7 @@ export class AccountRegistry implements Accounts {
 
   /** Every explicit link (the environment's shops are the default account's without one). */
   async links(): Promise<Array<ShopRef & ShopLink>> {
-    return (await this.#o.store.listRecords<ShopLink>('shop-link')).map(({ id, value }) => {
+    return (await this.#o.store.listRecords(SHOP_LINK_KIND)).map(({ id, value }) => {
       const at = id.indexOf(':');
       return { platform: id.slice(0, at), shop: id.slice(at + 1), ...value };
     });
@@ -359,7 +362,7 @@ export class AccountRegistry implements Accounts {
   async accountOf(shop: ShopRef, links?: ReadonlyArray<ShopRef & ShopLink>): Promise<string | undefined> {
     const link = links
       ? links.find((each) => each.platform === shop.platform && each.shop === shop.shop)
-      : await this.#o.store.getRecord<ShopLink>('shop-link', shopLinkId(shop));
+      : await this.#o.store.getRecord(SHOP_LINK_KIND, shopLinkId(shop));
     if (link) return link.account;
     return (await this.#o.chosenByOperator(shop.platform, shop.shop)) ? DEFAULT_ACCOUNT : undefined;
   }
@@ -383,7 +386,7 @@ export class AccountRegistry implements Accounts {
       return { ok: false, status: 404, errors: [`no account ${account}`] };
     // Another merchant's shop on an account a merchant made: from now on, not that merchant's alone (reach.ts).
     if (target?.madeFor && !sameShop(target.madeFor, shop) && !target.sharedAt) {
-      await this.#o.store.changeRecord<AccountRecord>('account', target.id, (now) =>
+      await this.#o.store.changeRecord(ACCOUNT_KIND, target.id, (now) =>
         now && !now.sharedAt
           ? { put: { ...now, sharedAt: this.#o.now().toISOString(), updatedAt: this.#o.now().toISOString() } }
           : undefined,
@@ -391,9 +394,9 @@ export class AccountRegistry implements Accounts {
       this.#forget(target.id);
     }
     const id = shopLinkId(shop);
-    if (account === undefined) await this.#o.store.deleteRecord('shop-link', id);
+    if (account === undefined) await this.#o.store.deleteRecord(SHOP_LINK_KIND, id);
     else
-      await this.#o.store.putRecord<ShopLink>('shop-link', id, {
+      await this.#o.store.putRecord(SHOP_LINK_KIND, id, {
         account,
         linkedAt: this.#o.now().toISOString(),
         by,
@@ -410,14 +413,12 @@ export class AccountRegistry implements Accounts {
     const current = await this.get(id);
     if (!current) return { ok: false, status: 404, errors: [`no account ${id}`] };
     const check = await this.#o.probe(current);
-    await this.#o.store.changeRecord<AccountRecord>('account', id, (now) =>
-      now ? { put: { ...now, check } } : undefined,
-    );
+    await this.#o.store.changeRecord(ACCOUNT_KIND, id, (now) => (now ? { put: { ...now, check } } : undefined));
     return { ok: true, value: check };
   }
 
   async audit(limit = 200): Promise<AuditEntry[]> {
-    return (await this.#o.store.listRecords<AuditEntry>('audit'))
+    return (await this.#o.store.listRecords(AUDIT_KIND))
       .map(({ value }) => value)
       .sort((a, b) => b.at.localeCompare(a.at))
       .slice(0, limit);
@@ -526,7 +527,7 @@ export class AccountRegistry implements Accounts {
     if (still && !(await still()))
       return { ok: false, status: 403, errors: ['this account is no longer this shop’s alone to change'] };
     try {
-      const { changed } = await this.#o.store.changeRecord<AccountRecord>('account', read.id, (now) =>
+      const { changed } = await this.#o.store.changeRecord(ACCOUNT_KIND, read.id, (now) =>
         now && !now.retiredAt && now.updatedAt === read.updatedAt ? { put: next } : undefined,
       );
       if (!changed)
@@ -541,7 +542,7 @@ export class AccountRegistry implements Accounts {
 
   async #keep(record: AccountRecord): Promise<{ ok: false; status: 409; errors: string[] } | undefined> {
     try {
-      await this.#o.store.putRecord<AccountRecord>('account', record.id, record);
+      await this.#o.store.putRecord(ACCOUNT_KIND, record.id, record);
       return undefined;
     } catch (error) {
       if (error instanceof BridgeError && error.code === 'secrets_key_missing')
@@ -560,7 +561,7 @@ export class AccountRegistry implements Accounts {
 
   async #audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
     const at = this.#o.now().toISOString();
-    await this.#o.store.putRecord<AuditEntry>('audit', `${at}:${randomUUID()}`, { at, ...entry });
+    await this.#o.store.putRecord(AUDIT_KIND, `${at}:${randomUUID()}`, { at, ...entry });
   }
 }
 

@@ -6,6 +6,7 @@ import type { RecordRole } from '../core/store/roles/records.ts';
 import type { Logger } from '../logger.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
 import type { AccountRecord } from './account-records.ts';
+import { ACCOUNT_KIND } from './account-records.ts';
 
 export interface BridgeSandbox {
   /** Where the bridge serves its sandbox now. */
@@ -124,7 +125,7 @@ export async function readmitTrialAccounts(
   logger: Logger,
 ): Promise<number> {
   let readmitted = 0;
-  for (const { value } of await store.listRecords<AccountRecord>('account'))
+  for (const { value } of await store.listRecords(ACCOUNT_KIND))
     if (value.onBridgeSandbox && admitTrial(sandbox, value, logger)) readmitted++;
   return readmitted;
 }

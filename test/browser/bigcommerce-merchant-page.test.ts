@@ -14,6 +14,7 @@ import { BRIDGE_ORIGIN, controlPanelContext, startOpenBigCommerceApp } from '../
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { walkViews } from '../helpers/merchant-views.ts';
+import { AUDIT_KIND } from '../../src/accounts/account-records.ts';
 
 const CLIENT_ID = 'bc-page-client-id';
 const CLIENT_SECRET = 'bc-page-client-secret-for-tests';
@@ -81,7 +82,7 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce merchant’s own pages, opene
     expect(await app.locator('#test-order-status').textContent()).toContain('earned 100 points, pending');
     await page.screenshot({ path: `${shots}2-test-order.png` });
     // The trial is this store's own account, made by its page, in the name of the control-panel user.
-    const audit = await bridge.engine.store.listRecords<{ by: string; action: string }>('audit');
+    const audit = await bridge.engine.store.listRecords(AUDIT_KIND);
     expect(audit.map(({ value }) => value)).toContainEqual(
       expect.objectContaining({ action: 'account.create', by: `bigcommerce ${STORE} (staff 31)` }),
     );

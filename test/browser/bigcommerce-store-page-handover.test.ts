@@ -14,6 +14,7 @@ import { BRIDGE_ORIGIN, controlPanelContext, startOpenBigCommerceApp } from '../
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { apiAnswers, pageText, trySettingUp } from '../helpers/page-handover.ts';
+import { AUDIT_KIND } from '../../src/accounts/account-records.ts';
 
 if (!chromiumAvailable) console.warn(`BigCommerce page hand-over browser test skipped: no Chromium at ${CHROMIUM}`);
 
@@ -57,7 +58,7 @@ describe.skipIf(!chromiumAvailable)('a BigCommerce store’s Load URL handed to 
     await trySettingUp(page);
     expect(await pageText(page)).not.toContain(`Signed in to ${ATTACKER_NAME}`);
     expect(answers.filter((status) => status < 300)).toEqual([]);
-    expect(await bridge.engine.store.listRecords('audit')).toEqual([]);
+    expect(await bridge.engine.store.listRecords(AUDIT_KIND)).toEqual([]);
   }
 
   it('opens no store’s page when the Load URL is opened outside a frame', async () => {

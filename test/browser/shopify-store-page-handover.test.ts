@@ -22,6 +22,7 @@ import {
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery } from '../helpers/shopify-app-links.ts';
 import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
+import { AUDIT_KIND } from '../../src/accounts/account-records.ts';
 
 if (!chromiumAvailable) console.warn(`Shopify page hand-over browser test skipped: no Chromium at ${CHROMIUM}`);
 
@@ -68,7 +69,7 @@ describe.skipIf(!chromiumAvailable)('Shopify outside the admin: a sign-in handed
   it('opens nothing of the attacker’s shop at any address the attacker’s sign-in went through', async () => {
     expect(taken.session).toMatch(/^lbp1\.shopify\./);
     for (const address of new Set(taken.addresses)) await victimOpens(address);
-    expect(await running.bridge.engine.store.listRecords('audit')).toEqual([]);
+    expect(await running.bridge.engine.store.listRecords(AUDIT_KIND)).toEqual([]);
   }, 60_000);
 
   it('takes no session from the page’s address, though the attacker put theirs there', async () => {

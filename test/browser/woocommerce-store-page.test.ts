@@ -16,6 +16,7 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { walkViews } from '../helpers/merchant-views.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
+import { AUDIT_KIND } from '../../src/accounts/account-records.ts';
 
 const ADMIN_TOKEN = 'woo-page-browser-admin-token-0123456789';
 const ADMIN = { user: 'shopkeeper', password: 'correct horse' };
@@ -106,7 +107,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
       .poll(() => page.locator('#test-order-status').getAttribute('data-points'), { timeout: 20_000 })
       .toBe('earned');
     await page.screenshot({ path: `${shots}2-test-order.png` });
-    const audit = await bridge.engine.store.listRecords<{ by: string; action: string }>('audit');
+    const audit = await bridge.engine.store.listRecords(AUDIT_KIND);
     expect(audit.map(({ value }) => value)).toContainEqual(
       expect.objectContaining({ action: 'account.create', by: `woocommerce ${woo.host}` }),
     );

@@ -26,6 +26,7 @@ import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/
 import { openStoreOn } from '../helpers/postgres-store.ts';
 import { databaseAsText, filesAsText } from '../helpers/secrets.ts';
 import { LEDGER_FORMAT } from '../../src/core/store/format/ledger-format.ts';
+import { ACCOUNT_KIND } from '../../src/accounts/account-records.ts';
 
 const OLD_KEY = randomBytes(32);
 const NEW_KEY = randomBytes(32);
@@ -162,7 +163,7 @@ async function keepSecrets(store: LedgerStore): Promise<SandboxCredentials> {
     updatedAt: now.toISOString(),
   };
   await new BigCommerceStores({ store, env: {}, apiUrl: 'https://api.bigcommerce.com' }).save(install);
-  await store.addRecord('account', 'acct-1', { name: 'Merchant one', apiKey: PLAIN.accountKey, brandId: 'b1' });
+  await store.addRecord(ACCOUNT_KIND.kind, 'acct-1', { name: 'Merchant one', apiKey: PLAIN.accountKey, brandId: 'b1' });
   const sandboxConfig = { SANDBOX_API_KEY: 'sandbox-key', SANDBOX_BRAND_ID: 'sandbox-brand' } as Config;
   return bridgeSandboxCredentials(sandboxConfig, store);
 }
@@ -184,7 +185,10 @@ async function expectPlain(store: LedgerStore, sandbox?: SandboxCredentials): Pr
   expect(installs.map((each) => each.value)).toMatchObject([
     { accessToken: PLAIN.bcToken, headerSecret: PLAIN.bcHeader },
   ]);
-  expect(await store.getRecord('account', 'acct-1')).toMatchObject({ apiKey: PLAIN.accountKey, name: 'Merchant one' });
+  expect(await store.getRecord(ACCOUNT_KIND.kind, 'acct-1')).toMatchObject({
+    apiKey: PLAIN.accountKey,
+    name: 'Merchant one',
+  });
   if (sandbox) expect(await store.getRecord('sandbox-credentials', 'bridge')).toEqual(sandbox);
 }
 
@@ -286,7 +290,9 @@ describe.each(backends)('%s', (_name, make) => {
     );
     await expect(stale.listRecords('session')).rejects.toThrow(SecretKeyUnknownError);
     await expect(
-      stale.changeRecord('account', 'acct-1', (current) => (current ? { put: { ...current, name: 'x' } } : undefined)),
+      stale.changeRecord(ACCOUNT_KIND.kind, 'acct-1', (current) =>
+        current ? { put: { ...current, name: 'x' } } : undefined,
+      ),
     ).rejects.toThrow(SecretKeyUnknownError);
     // The instance goes on: what holds no secret reads as before, and it says what it cannot read.
     await stale.putRecord('shop', `shopify:${SHOP}`, { platform: 'shopify', shop: SHOP, uninstalledAt: null });
@@ -341,10 +347,10 @@ describe.each(backends)('%s', (_name, make) => {
     await expect(
       store.putRecord('session', `shopify:${SHOP}`, { ...session, accessToken: 'shpat_LEAKCHECK_new_0010' }),
     ).rejects.toThrow(SecretsKeyMissingError);
-    await expect(store.addRecord('account', 'acct-2', { apiKey: 'LEAKCHECK-new-account-key' })).rejects.toThrow(
+    await expect(store.addRecord(ACCOUNT_KIND.kind, 'acct-2', { apiKey: 'LEAKCHECK-new-account-key' })).rejects.toThrow(
       SecretsKeyMissingError,
     );
-    expect(await store.getRecord('account', 'acct-2')).toBeUndefined();
+    expect(await store.getRecord(ACCOUNT_KIND.kind, 'acct-2')).toBeUndefined();
     expect(await backend.kept()).not.toContain('LEAKCHECK_new');
     // Records without secrets are written as ever.
     await store.putRecord('shop', `shopify:${SHOP}`, { platform: 'shopify', shop: SHOP, uninstalledAt: null });

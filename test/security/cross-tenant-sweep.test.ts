@@ -40,6 +40,7 @@ import {
 import { signWoo, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
 import { exchangeCode } from '../helpers/woocommerce-plugin.ts';
 import { storefrontQuery } from '../platforms/tinyshop/storefront.ts';
+import { ACCOUNT_KIND, SHOP_LINK_KIND } from '../../src/accounts/account-records.ts';
 
 const PLATFORMS: Platform[] = ['shopify', 'woocommerce', 'bigcommerce'];
 const REGISTERED: Registered[] = ['tinyshop'];
@@ -65,7 +66,7 @@ async function settleIn(world: TenantWorld, merchant: Merchant, tag: string): Pr
   const store = world.bridge.engine.store;
   const made = await merchant.call('POST', '/account', { sandbox: true, name: `${tag} trial` });
   expect(made.status, made.text).toBe(201);
-  const account = (await store.getRecord<AccountRecord>('account', made.body.account.id))!;
+  const account = (await store.getRecord(ACCOUNT_KIND, made.body.account.id))!;
   const activity = (await merchant.call('GET', '/account/settings')).body.settings.LOYALTY_EARN_ACTIVITY_ID as string;
 
   const test = await merchant.call('POST', '/test-orders');
@@ -259,8 +260,8 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
     sale: await store.getOrder(held.sale.key),
     orders: (await store.listOrders({ page: 1, limit: 100, platform, shop })).orders,
     letters: (await store.listDeadLetters()).filter((letter) => ofShop(letter) || letter.orderKey === held.order.key),
-    account: await store.getRecord('account', held.account.id),
-    link: await store.getRecord('shop-link', `${platform}:${shop}`),
+    account: await store.getRecord(ACCOUNT_KIND, held.account.id),
+    link: await store.getRecord(SHOP_LINK_KIND, `${platform}:${shop}`),
     storefront: await store.getRecord('storefront', `${platform}:${shop}`),
     rewards: await store.getRecord('rewards', `${platform}:${shop}`),
     widget: await store.getRecord('storefront-widget', `${platform}:${shop}`),

@@ -34,6 +34,7 @@ import {
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
+import { ACCOUNT_KIND } from '../../src/accounts/account-records.ts';
 
 const FILLER = 'review-filler.myshopify.com';
 const VICTIM = 'review-victim.myshopify.com';
@@ -85,9 +86,7 @@ describe('review: sandbox trials', () => {
     const answers = await Promise.all(
       Array.from({ length: 15 }, () => asShop(running, BURST).post('/account', { sandbox: true })),
     );
-    const made = (await store().listRecords<{ madeFor?: { shop: string } }>('account')).filter(
-      ({ value }) => value.madeFor?.shop === BURST,
-    );
+    const made = (await store().listRecords(ACCOUNT_KIND)).filter(({ value }) => value.madeFor?.shop === BURST);
     expect(
       made.length,
       `answers ${answers.map((each) => each.status).join(',')}: more accounts than a shop may make`,

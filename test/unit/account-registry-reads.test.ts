@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { parseProgramSettings, programDefaults } from '../../src/accounts/program-settings.ts';
 import { AccountRegistry } from '../../src/accounts/registry.ts';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
-import type { LedgerStore, RecordKind } from '../../src/core/store/ledger-store.ts';
+import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
+import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
@@ -18,9 +19,9 @@ function holdingStore(store: LedgerStore) {
   const gated = new Proxy(store, {
     get(target, property, receiver) {
       if (property === 'getRecord')
-        return async (kind: RecordKind, id: string) => {
+        return async (kind: KindOrType<unknown>, id: string) => {
           const value = await target.getRecord(kind, id);
-          const hold = kind === 'account' ? held : undefined;
+          const hold = kindOf(kind) === 'account' ? held : undefined;
           if (hold) {
             held = undefined;
             hold.reached();

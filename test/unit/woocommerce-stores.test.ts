@@ -24,6 +24,7 @@ import { translateRaw } from '../helpers/adapters.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { signWoo, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+import { SHOP_LINK_KIND } from '../../src/accounts/account-records.ts';
 
 describe('one name per store', () => {
   it.each([
@@ -235,7 +236,12 @@ describe('the secrets a delivery is checked with', () => {
     const setUpSecretOnly = async (link?: string) => {
       const store = new LowdbStore({ dataDir: tempDataDir() });
       await store.open();
-      if (link) await store.putRecord('shop-link', 'woocommerce:elsewhere.example', { account: link, by: 'test' });
+      if (link)
+        await store.putRecord(SHOP_LINK_KIND, 'woocommerce:elsewhere.example', {
+          account: link,
+          linkedAt: new Date().toISOString(),
+          by: 'test',
+        });
       const stores = new WooStores({
         store,
         env: { webhookSecret: 'configured-secret' },
