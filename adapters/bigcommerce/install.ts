@@ -2,10 +2,11 @@
 // is refused before its code is used; the code is exchanged for the store's token, kept, and the store's hooks
 // and recent orders are seen to after the answer, a page of that store's state (installed-page.ts).
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
-import type { ShopState } from '../../src/core/store/ledger-store.ts';
+
 import { page, type BigCommerceAppParts } from './flow-parts.ts';
 import { BigCommerceAuthError, exchangeBigCommerceCode, storeHashOfContext } from './app-token.ts';
 import { installedPage } from './installed-page.ts';
+import { SHOP_KIND } from '../../src/core/store/roles/core-kinds.ts';
 
 export const AUTH_PATH = '/auth';
 const START_AGAIN = 'Start the install again from the BigCommerce control panel (Apps).';
@@ -73,7 +74,7 @@ export function installRoute(parts: BigCommerceAppParts): PlatformRoute {
         updatedAt: now,
       });
       // Rewritten whole: a pending uninstall check ends with the reinstall.
-      await store.putRecord<ShopState>('shop', `bigcommerce:${storeHash}`, {
+      await store.putRecord(SHOP_KIND, `bigcommerce:${storeHash}`, {
         platform: 'bigcommerce',
         shop: storeHash,
         uninstalledAt: null,

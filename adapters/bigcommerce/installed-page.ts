@@ -4,8 +4,10 @@
 import type { SubscriptionHealth } from '../../src/core/order-source.ts';
 import type { PlatformAnswer } from '../../src/core/platform-module.ts';
 import { reconciliationId } from '../../src/core/reconciler.ts';
-import type { ReconciliationState, OperatorQueries, RecordRole } from '../../src/core/store/ledger-store.ts';
+import type { OperatorQueries, RecordRole } from '../../src/core/store/ledger-store.ts';
 import { counted } from '../../src/counted.ts';
+import { RECONCILIATION_KIND } from '../../src/core/store/roles/core-kinds.ts';
+import { HEALTH_KIND } from '../../src/core/order-source.ts';
 
 const PLATFORM = 'bigcommerce';
 
@@ -25,8 +27,8 @@ export async function installedPage(
 ): Promise<PlatformAnswer> {
   const id = reconciliationId(PLATFORM, shop);
   const [health, reconciliation, orders] = await Promise.all([
-    store.getRecord<SubscriptionHealth>('platform-health', id),
-    store.getRecord<ReconciliationState>('reconciliation', id),
+    store.getRecord(HEALTH_KIND, id),
+    store.getRecord(RECONCILIATION_KIND, id),
     store.listOrders({ platform: PLATFORM, shop, page: 1, limit: 20 }),
   ]);
   const run = reconciliation?.lastRun;

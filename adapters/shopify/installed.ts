@@ -2,8 +2,9 @@
 // exchange the first time the merchant opens the embedded app): the shop counts as installed again (an earlier
 // uninstall is cleared), and its webhook subscriptions are put right in the background, so that the merchant's
 // page does not wait for them.
-import type { ShopState, RecordRole } from '../../src/core/store/ledger-store.ts';
+import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
+import { SHOP_KIND } from '../../src/core/store/roles/core-kinds.ts';
 
 export type ShopifyInstalled = (shop: string, how: 'oauth' | 'token_exchange') => Promise<void>;
 
@@ -23,7 +24,7 @@ export function shopifyInstalled({
 }): ShopifyInstalled {
   return async (shop, how) => {
     forgetScopes?.(shop);
-    await store.putRecord<ShopState>('shop', `${platform}:${shop}`, {
+    await store.putRecord(SHOP_KIND, `${platform}:${shop}`, {
       platform,
       shop,
       uninstalledAt: null,

@@ -6,17 +6,8 @@
 import type { Logger } from '../../src/logger.ts';
 import { FACTS, type Fact } from '../../src/core/order-event.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
-import type {
-  DeadLetter,
-  ShopState,
-  OrderWorkRole,
-  OperatorQueries,
-  DeadLetterRole,
-  RecordRole,
-  PrivacyRole,
-  LedgerLifecycle,
-  LedgerTransfer,
-} from '../../src/core/store/ledger-store.ts';
+import type { DeadLetter, ShopState } from '../../src/core/store/ledger-store.ts';
+import type { PlatformStore } from '../../src/core/platform-module.ts';
 import { legacyWooShopNames, wooShopOf } from './shop-identity.ts';
 
 const PLATFORM = 'woocommerce';
@@ -106,27 +97,11 @@ const rekeyed = (record: OrderRecord, to: string, now: string): OrderRecord => (
 });
 
 export class WooIdentityMigration {
-  readonly #store: OrderWorkRole &
-    OperatorQueries &
-    DeadLetterRole &
-    RecordRole &
-    PrivacyRole &
-    LedgerLifecycle &
-    LedgerTransfer;
+  readonly #store: PlatformStore;
   readonly #logger: Logger;
   readonly #now: () => Date;
 
-  constructor(
-    store: OrderWorkRole &
-      OperatorQueries &
-      DeadLetterRole &
-      RecordRole &
-      PrivacyRole &
-      LedgerLifecycle &
-      LedgerTransfer,
-    logger: Logger,
-    now: () => Date = () => new Date(),
-  ) {
+  constructor(store: PlatformStore, logger: Logger, now: () => Date = () => new Date()) {
     this.#store = store;
     this.#logger = logger;
     this.#now = now;

@@ -18,6 +18,7 @@ import { modulePagePurpose, moduleSurface, ROUTE_BODY_LIMITS } from '../http/pla
 import type { Logger } from '../logger.ts';
 import { buildPlatforms } from '../composition/platforms.ts';
 import { fail, out, type Remote } from './common.ts';
+import { HEALTH_KIND } from '../core/order-source.ts';
 
 const POLL_MS = 1_000;
 /** After the approval came, how long to wait for the bridge's first check of the new webhooks. */
@@ -169,7 +170,7 @@ async function connectAlone(config: Config, logger: Logger, platform: string, ad
           error: (error as Error).message,
         };
       }
-      if (health) await opened.store.putRecord('platform-health', reconciliationId(platform, shop), health);
+      if (health) await opened.store.putRecord(HEALTH_KIND, reconciliationId(platform, shop), health);
       return report(shop, health);
     } finally {
       await http.close();

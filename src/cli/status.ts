@@ -15,6 +15,7 @@ import { newestOrders, type RecentOrder } from '../http/order-points-view.ts';
 import { reasonWords, stateWords, wordsLine } from '../core/order-words.ts';
 import { deadLetterProblem, type Problem } from '../http/problems.ts';
 import { counted } from '../counted.ts';
+import { HEALTH_KIND } from '../core/order-source.ts';
 
 /** What a platform's module says of topics not yet seen delivered. */
 const unconfirmedWhy = (platform: string) =>
@@ -48,7 +49,7 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
       connections: [
         {
           platform: 'all',
-          subscriptions: (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value),
+          subscriptions: (await store.listRecords(HEALTH_KIND)).map(({ value }) => value),
         },
       ],
       lanes: laneStatus(

@@ -10,7 +10,7 @@ import { Activity } from '../activity.ts';
 import { isSandboxMode, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
 import { trimEarlierDeliveries } from '../core/kept-deliveries.ts';
-import type { SubscriptionHealth } from '../core/order-source.ts';
+
 import type { AnyPlatformModule } from '../core/platform-module.ts';
 import { Reconciler } from '../core/reconciler.ts';
 import { ResyncJobs } from '../core/resync-jobs.ts';
@@ -36,6 +36,7 @@ import { buildPlatforms, storeConnected, type PlatformOverrides, type Platforms 
 import { sandboxFromConfig } from './sandbox-server.ts';
 import { upstreamReports } from './upstream-reports.ts';
 import { webhookRoutes } from './webhook-routes.ts';
+import { HEALTH_KIND } from '../core/order-source.ts';
 
 export interface RunningBridge {
   http: Listening;
@@ -289,8 +290,7 @@ export async function startBridge(
   reconciler.start();
   for (const work of surface.background) work.start();
   // What the last checks found stays visible in the metrics across a restart, until the next check says otherwise.
-  for (const { value } of await store.listRecords<SubscriptionHealth>('platform-health'))
-    metrics.reportSubscriptions(value);
+  for (const { value } of await store.listRecords(HEALTH_KIND)) metrics.reportSubscriptions(value);
   // Subscriptions kept right without a command: checked now, in the background, and on every reconciliation.
   void reconciler
     .checkAllSubscriptions()

@@ -22,6 +22,9 @@ import type {
   LedgerLifecycle,
 } from './store/ledger-store.ts';
 import { WorkLoop, type YieldTo } from './work-loop.ts';
+import { SHOP_KIND } from './store/roles/core-kinds.ts';
+import { z } from 'zod';
+import { recordType } from './store/roles/record-types.ts';
 
 export interface IntakeOptions {
   store: IntakeRole & OrderWorkRole & RecordRole & LedgerLifecycle;
@@ -51,6 +54,8 @@ interface ActedOnce {
   topic: string;
   at: string;
 }
+
+const ACTED_ONCE_KIND = recordType<ActedOnce>('acted-once', z.looseObject({ topic: z.string(), at: z.string() }));
 
 /** A destructive body's identity: its platform, topic and exact bytes as they came (which name the shop). */
 const actedOnceId = (delivery: StoredDelivery) => digestOf(delivery);
@@ -222,7 +227,7 @@ export class Intake {
     lease: Lease,
   ): Promise<void> {
     const shopId = `${delivery.platform}:${delivery.shop}`;
-    const before = await this.#o.store.getRecord<ShopState>('shop', shopId);
+    const before = await this.#o.store.getRecord(SHOP_KIND, shopId);
     if (before?.installedAt && Date.parse(delivery.sentAt) <= Date.parse(before.installedAt)) {
       this.#o.logger.info(
         { platform: delivery.platform, shop: delivery.shop },
@@ -266,10 +271,10 @@ export class Intake {
    * shop/redact. The record is kept in the same step as the act.
    */
   async #actedBefore(delivery: StoredDelivery, once: ActsOnce): Promise<boolean> {
-    const acted = await this.#o.store.getRecord<ActedOnce>('acted-once', actedOnceId(delivery));
+    const acted = await this.#o.store.getRecord(ACTED_ONCE_KIND, actedOnceId(delivery));
     if (!acted) return false;
     if (once !== 'ever') {
-      const state = await this.#o.store.getRecord<ShopState>('shop', `${delivery.platform}:${delivery.shop}`);
+      const state = await this.#o.store.getRecord(SHOP_KIND, `${delivery.platform}:${delivery.shop}`);
       const since = once === 'per-install' ? state?.installedAt : state?.uninstalledAt;
       if (since && Date.parse(since) > Date.parse(acted.at)) return false;
     }
@@ -317,7 +322,7 @@ export class Intake {
     delivery: StoredDelivery,
     events: readonly OrderEvent[],
   ): Promise<{ shop?: ShopState; ignore?: true }> {
-    const state = await this.#o.store.getRecord<ShopState>('shop', `${delivery.platform}:${delivery.shop}`);
+    const state = await this.#o.store.getRecord(SHOP_KIND, `${delivery.platform}:${delivery.shop}`);
     if (!state?.uninstalledAt) return {};
     const bodyTime = Math.max(
       ...events.map((event) => Date.parse(event.occurredAt)).filter((time) => !Number.isNaN(time)),

@@ -3,6 +3,8 @@
 // the platform says about the subscriptions (webhooks, hooks) that bring
 // deliveries here.
 import type { OrderEvent } from './order-event.ts';
+import { z } from 'zod';
+import { recordType } from './store/roles/record-types.ts';
 
 export interface OrderWindow {
   since: Date;
@@ -50,6 +52,29 @@ export interface SubscriptionHealth {
    */
   unconfirmed?: string[] | undefined;
 }
+
+/** The last check of a shop's subscriptions, by platform:shop ('platform-health'). */
+export const HEALTH_KIND = recordType<SubscriptionHealth>(
+  'platform-health',
+  z.looseObject({
+    platform: z.string(),
+    shop: z.string(),
+    checkedAt: z.string(),
+    healthy: z.number(),
+    repaired: z.array(z.string()),
+    problems: z.array(
+      z.looseObject({
+        kind: z.enum(SUBSCRIPTION_PROBLEM_KINDS),
+        topic: z.string(),
+        detail: z.string(),
+        fix: z.string(),
+      }),
+    ),
+    error: z.string().optional(),
+    scopes: z.array(z.string()).optional(),
+    unconfirmed: z.array(z.string()).optional(),
+  }),
+);
 
 export interface OrderSource {
   platform: string;

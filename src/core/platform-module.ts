@@ -189,10 +189,18 @@ export interface MerchantDoor {
   noTabPage?: boolean;
 }
 
+/** The ledger's roles a module receives: every role but intake's, as one may move a shop's orders to its new name. */
+export type PlatformStore = OrderWorkRole &
+  OperatorQueries &
+  DeadLetterRole &
+  RecordRole &
+  PrivacyRole &
+  LedgerLifecycle &
+  LedgerTransfer;
+
 /** What the bridge hands a module when it builds it. */
 export interface PlatformWiring {
-  /** Every role but intake's: a module keeps its records, and one may move a shop's orders to its new name. */
-  store: OrderWorkRole & OperatorQueries & DeadLetterRole & RecordRole & PrivacyRole & LedgerLifecycle & LedgerTransfer;
+  store: PlatformStore;
   logger: Logger;
   /** The bridge's public https address (PUBLIC_URL), where platforms send webhooks and merchants back. */
   publicUrl: string | undefined;

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { PlatformAdapter } from './platform-adapter.ts';
 import type { Logger } from '../logger.ts';
 import { matchOf, type PrivacyRequest } from './privacy-request.ts';
+import { recordType } from './store/roles/record-types.ts';
+import { z } from 'zod';
 import { normalEmail, wholeEmails } from './store/customer-data.ts';
 import type {
   CustomerData,
@@ -40,6 +42,42 @@ export interface DataRequestRecord {
   orderIds: string[];
   requestId?: string | undefined;
 }
+
+const maybe = <T extends z.ZodType>(schema: T) => schema.optional();
+
+const PRIVACY_LOG_KIND = recordType<PrivacyLogEntry>(
+  'privacy-log',
+  z.looseObject({
+    id: z.string(),
+    at: z.string(),
+    type: z.enum(['customer-redact', 'data-request', 'shop-redact', 'customer-export']),
+    via: z.enum(['platform', 'admin', 'cli', 'shop']),
+    platform: z.string().nullable(),
+    shop: z.string().nullable(),
+    report: maybe(
+      z.looseObject({
+        orders: z.number(),
+        deadLetters: z.number(),
+        inbox: z.number(),
+        records: z.number(),
+        adjustments: z.number(),
+      }),
+    ),
+  }),
+);
+
+const DATA_REQUEST_KIND = recordType<DataRequestRecord>(
+  'data-request',
+  z.looseObject({
+    id: z.string(),
+    receivedAt: z.string(),
+    platform: z.string(),
+    shop: z.string(),
+    customer: z.looseObject({ id: maybe(z.string()), email: maybe(z.string()), phone: maybe(z.string()) }),
+    orderIds: z.array(z.string()),
+    requestId: maybe(z.string()),
+  }),
+);
 
 export interface PrivacyOptions {
   store: RecordRole & PrivacyRole;
@@ -262,7 +300,7 @@ export class Privacy {
           orderIds: request.orderIds,
           requestId: request.requestId,
         };
-        await this.#o.store.putRecord('data-request', id, record);
+        await this.#o.store.putRecord(DATA_REQUEST_KIND, id, record);
         await this.#log({ type: 'data-request', via, platform: request.platform, shop: request.shop });
         this.#o.logger.info(
           { platform: request.platform, shop: request.shop, request: id },
@@ -279,25 +317,25 @@ export class Privacy {
 
   /** The merchant answered a data request: it is forgotten, with the contact details it held. */
   async closeDataRequest(id: string): Promise<boolean> {
-    if (!(await this.#o.store.getRecord('data-request', id))) return false;
-    await this.#o.store.deleteRecord('data-request', id);
+    if (!(await this.#o.store.getRecord(DATA_REQUEST_KIND, id))) return false;
+    await this.#o.store.deleteRecord(DATA_REQUEST_KIND, id);
     return true;
   }
 
   async dataRequests(): Promise<DataRequestRecord[]> {
-    return (await this.#o.store.listRecords<DataRequestRecord>('data-request'))
+    return (await this.#o.store.listRecords(DATA_REQUEST_KIND))
       .map(({ value }) => value)
       .sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
   }
 
   async log(): Promise<PrivacyLogEntry[]> {
-    return (await this.#o.store.listRecords<PrivacyLogEntry>('privacy-log'))
+    return (await this.#o.store.listRecords(PRIVACY_LOG_KIND))
       .map(({ value }) => value)
       .sort((a, b) => b.at.localeCompare(a.at));
   }
 
   async #log(entry: Omit<PrivacyLogEntry, 'id' | 'at'>): Promise<void> {
     const id = randomUUID();
-    await this.#o.store.putRecord<PrivacyLogEntry>('privacy-log', id, { id, at: this.#now().toISOString(), ...entry });
+    await this.#o.store.putRecord(PRIVACY_LOG_KIND, id, { id, at: this.#now().toISOString(), ...entry });
   }
 }

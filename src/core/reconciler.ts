@@ -7,8 +7,10 @@ import type { Logger } from '../logger.ts';
 import type { Ingest } from './ingest.ts';
 import type { OrderSource, SubscriptionHealth } from './order-source.ts';
 import { resync } from './resync.ts';
-import type { ReconciliationState, ShopState, RecordRole, LedgerLifecycle } from './store/ledger-store.ts';
+import type { RecordRole, LedgerLifecycle } from './store/ledger-store.ts';
 import { waitAtMost } from './wait-at-most.ts';
+import { SHOP_KIND, RECONCILIATION_KIND } from './store/roles/core-kinds.ts';
+import { HEALTH_KIND } from './order-source.ts';
 
 export interface ReconcilerOptions {
   sources: OrderSource[];
@@ -139,7 +141,7 @@ export class Reconciler {
     const shops = await source.shops();
     const served: string[] = [];
     for (const shop of only === undefined ? shops : shops.filter((each) => each === only)) {
-      const state = await this.#o.store.getRecord<ShopState>('shop', `${source.platform}:${shop}`);
+      const state = await this.#o.store.getRecord(SHOP_KIND, `${source.platform}:${shop}`);
       if (!state?.uninstalledAt) served.push(shop);
     }
     return served;
@@ -148,7 +150,7 @@ export class Reconciler {
   async #run(source: OrderSource, shop: string): Promise<void> {
     const { store, logger } = this.#o;
     const id = reconciliationId(source.platform, shop);
-    const previous = await store.getRecord<ReconciliationState>('reconciliation', id);
+    const previous = await store.getRecord(RECONCILIATION_KIND, id);
     const startedAt = this.#now();
     const from = previous?.highWaterMark
       ? new Date(Date.parse(previous.highWaterMark) - this.#o.overlapMs)
@@ -157,7 +159,7 @@ export class Reconciler {
     const result = await resync(source.fetchOrders(shop, window), this.#o.ingest);
     if (this.#abandoned) return;
     const clean = result.failed === 0;
-    await store.putRecord<ReconciliationState & { platform: string; shop: string }>('reconciliation', id, {
+    await store.putRecord(RECONCILIATION_KIND, id, {
       platform: source.platform,
       shop,
       // Only a clean run moves the mark: a failed one is tried again from the same place.
@@ -207,7 +209,7 @@ export class Reconciler {
       };
     }
     if (this.#abandoned) return undefined;
-    await this.#o.store.putRecord('platform-health', reconciliationId(source.platform, shop), health);
+    await this.#o.store.putRecord(HEALTH_KIND, reconciliationId(source.platform, shop), health);
     this.#o.onHealth?.(health);
     for (const problem of health.problems) {
       this.#o.logger.error(

@@ -10,6 +10,8 @@ import type { OrderEvent } from './order-event.ts';
 import type { OrderSource } from './order-source.ts';
 import { emptyProgress, resync, type ResyncProgress } from './resync.ts';
 import type { RecordRole, LedgerLifecycle } from './store/ledger-store.ts';
+import { recordType } from './store/roles/record-types.ts';
+import { z } from 'zod';
 
 export type ResyncRequest = {
   platform: string;
@@ -22,16 +24,43 @@ export interface ResyncJob {
   id: string;
   platform: string;
   shops: string[];
-  request: { since?: string; until?: string; orderIds?: string[] };
+  request: { since?: string | undefined; until?: string | undefined; orderIds?: string[] | undefined };
   status: 'running' | 'done' | 'failed';
   progress: ResyncProgress;
   /** Who asked for it, when known. */
-  startedBy?: string;
+  startedBy?: string | undefined;
   /** The one shop it reads, when it reads one: a shop's erasure takes the job with it (a record naming a shop). */
-  shop?: string;
+  shop?: string | undefined;
   startedAt: string;
   finishedAt: string | null;
 }
+
+const JOB_KIND = recordType<ResyncJob>(
+  'resync-job',
+  z.looseObject({
+    id: z.string(),
+    platform: z.string(),
+    shops: z.array(z.string()),
+    request: z.looseObject({
+      since: z.string().optional(),
+      until: z.string().optional(),
+      orderIds: z.array(z.string()).optional(),
+    }),
+    status: z.enum(['running', 'done', 'failed']),
+    progress: z.looseObject({
+      fetched: z.number(),
+      changed: z.number(),
+      unchanged: z.number(),
+      failed: z.number(),
+      errors: z.array(z.string()),
+      expected: z.number().optional(),
+    }),
+    startedBy: z.string().optional(),
+    shop: z.string().optional(),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  }),
+);
 
 /** A resync of this many chosen orders or fewer is a person's action on those orders: live. */
 const LIVE_RESYNC_ORDERS = 10;
@@ -104,7 +133,7 @@ export class ResyncJobs {
       startedAt: new Date().toISOString(),
       finishedAt: null,
     };
-    await this.#store.putRecord('resync-job', job.id, job);
+    await this.#store.putRecord(JOB_KIND, job.id, job);
     await this.#prune();
     const run = this.#turns.add(() => this.#run(source, job, request)).finally(() => this.#running.delete(run));
     this.#running.add(run);
@@ -117,7 +146,7 @@ export class ResyncJobs {
       if (!force && Date.now() - lastWrite < PROGRESS_EVERY_MS) return;
       lastWrite = Date.now();
       await this.#store
-        .putRecord('resync-job', job.id, job)
+        .putRecord(JOB_KIND, job.id, job)
         .catch((error: unknown) => this.#logger.warn({ err: error }, 'could not save resync progress'));
     };
     const total = emptyProgress();
@@ -157,11 +186,11 @@ export class ResyncJobs {
   }
 
   async get(id: string): Promise<ResyncJob | undefined> {
-    return this.#store.getRecord<ResyncJob>('resync-job', id);
+    return this.#store.getRecord(JOB_KIND, id);
   }
 
   async list(): Promise<ResyncJob[]> {
-    return (await this.#store.listRecords<ResyncJob>('resync-job'))
+    return (await this.#store.listRecords(JOB_KIND))
       .map(({ value }) => value)
       .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   }
@@ -179,7 +208,7 @@ export class ResyncJobs {
     // still says running a day on was left by an instance that stopped before it ended.
     const abandoned = new Date(Date.now() - 86_400_000).toISOString();
     for (const old of jobs.slice(KEPT_JOBS))
-      if (old.status !== 'running' || old.startedAt < abandoned) await this.#store.deleteRecord('resync-job', old.id);
+      if (old.status !== 'running' || old.startedAt < abandoned) await this.#store.deleteRecord(JOB_KIND, old.id);
   }
 
   /** Waits for the resyncs this instance runs. */

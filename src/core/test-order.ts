@@ -5,6 +5,8 @@
 // up too (example.com, a 555-01xx number), so it earns for no real customer.
 import { randomInt } from 'node:crypto';
 import type { OrderEvent } from './order-event.ts';
+import { z } from 'zod';
+import { recordType } from './store/roles/record-types.ts';
 
 export const TEST_ORDER_PREFIX = '99';
 const ID_DIGITS = 20;
@@ -25,6 +27,11 @@ export interface TestOrder {
   /** Who asked, as the audit names them. */
   by: string;
 }
+
+export const TEST_ORDER_KIND = recordType<TestOrder>(
+  'test-order',
+  z.looseObject({ platform: z.string(), shop: z.string(), orderId: z.string(), at: z.string(), by: z.string() }),
+);
 
 /**
  * The order's events, as a platform's would say them: paid, and later cancelled; 50.00 in the shop's `currency` (a

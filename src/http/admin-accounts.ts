@@ -11,9 +11,10 @@ import { trialAccountInput, type BridgeSandbox } from '../accounts/sandbox-trial
 import type { AccountRegistry, Change } from '../accounts/registry.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { emptyLaneCounts } from '../core/lanes.ts';
-import type { Adjustment, OrderWorkRole, DeadLetterRole, RecordRole } from '../core/store/ledger-store.ts';
+import type { OrderWorkRole, DeadLetterRole, RecordRole } from '../core/store/ledger-store.ts';
 import type { Platforms } from '../composition/platforms.ts';
 import { platformName } from '../composition/platform-registry.ts';
+import { ADJUSTMENT_KIND } from '../core/store/roles/core-kinds.ts';
 
 export interface AdminAccountsParts {
   accounts: AccountRegistry;
@@ -246,7 +247,7 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
     for (const letter of letters) {
       let account: string | undefined;
       if (letter.adjustmentId)
-        account = (await store.getRecord<Adjustment>('adjustment', letter.adjustmentId))?.account ?? DEFAULT_ACCOUNT;
+        account = (await store.getRecord(ADJUSTMENT_KIND, letter.adjustmentId))?.account ?? DEFAULT_ACCOUNT;
       else if (letter.orderKey) account = (await store.getOrder(letter.orderKey))?.upstream.account;
       if (account === undefined && letter.platform && letter.shop)
         account = await accounts.accountOf({ platform: letter.platform, shop: letter.shop });

@@ -11,7 +11,7 @@ import { activityWords } from './activity-words.ts';
 import { withDetailWords, withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
 import { letterCallWords, REASON_CODES, reasonWords, STATE_LABELS, stateWords } from '../core/order-words.ts';
 import { limitWords, type RateLimiterStats } from '../loyalty/rate-limiter.ts';
-import type { SubscriptionHealth } from '../core/order-source.ts';
+
 import { reconciliationId, type Reconciler } from '../core/reconciler.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { CustomerMatch, ReconciliationState } from '../core/store/ledger-store.ts';
@@ -33,6 +33,8 @@ import { BridgeError } from '../errors.ts';
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
 import { earnByPoints, pointsOf, pointsSourceOf, newestOrders } from './order-points-view.ts';
 import { stateChart } from './state-chart.ts';
+import { RECONCILIATION_KIND } from '../core/store/roles/core-kinds.ts';
+import { HEALTH_KIND } from '../core/order-source.ts';
 
 export interface AdminApiParts {
   token: string | undefined;
@@ -606,9 +608,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
   }
 
   async function reconciledState() {
-    const states = await store.listRecords<ReconciliationState & { platform?: string; shop?: string }>(
-      'reconciliation',
-    );
+    const states = await store.listRecords(RECONCILIATION_KIND);
     const result: Record<string, ReconciliationState & { platform: string; shop: string | null }> = {};
     // What a resync reads (a first run's demo shops among them), not only the platforms' own: the dashboard
     // offers what POST /resync starts.
@@ -629,7 +629,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
 
   /** Per platform: deliveries in the last hour, the last one, signature failures, and what the platform says of our subscriptions. */
   async function connectionsState() {
-    const reports = (await store.listRecords<SubscriptionHealth>('platform-health')).map(({ value }) => value);
+    const reports = (await store.listRecords(HEALTH_KIND)).map(({ value }) => value);
     const notesOf = async (name: string) => {
       const built = platforms.modules.find(({ module }) => module.name === name);
       const notes = built?.parts.operatorNotes;

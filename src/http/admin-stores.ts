@@ -8,10 +8,12 @@ import { z } from 'zod';
 import type { PlatformNames, StoreConnectionView } from '../core/platform-module.ts';
 import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
-import type { ReconciliationState, RecordRole } from '../core/store/ledger-store.ts';
+import type { RecordRole } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import type { Platforms } from '../composition/platforms.ts';
 import { requireAdminToken } from './admin-auth.ts';
+import { RECONCILIATION_KIND } from '../core/store/roles/core-kinds.ts';
+import { HEALTH_KIND } from '../core/order-source.ts';
 
 export interface AdminStoresParts {
   token: string | undefined;
@@ -56,10 +58,9 @@ export async function storeViews(
   demoShops: AdminStoresParts['demoShops'],
 ): Promise<StoreView[]> {
   const health = async (platform: string, shop: string) =>
-    (await store.getRecord<SubscriptionHealth>('platform-health', reconciliationId(platform, shop))) ?? null;
+    (await store.getRecord(HEALTH_KIND, reconciliationId(platform, shop))) ?? null;
   const reconciled = async (platform: string, shop: string) =>
-    (await store.getRecord<ReconciliationState>('reconciliation', reconciliationId(platform, shop)))?.lastRun
-      ?.finishedAt ?? null;
+    (await store.getRecord(RECONCILIATION_KIND, reconciliationId(platform, shop)))?.lastRun?.finishedAt ?? null;
   const views: StoreView[] = [];
   for (const { module, parts } of platforms.modules) {
     for (const each of (await parts.connections?.()) ?? []) {

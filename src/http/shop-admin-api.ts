@@ -18,7 +18,6 @@ import type { Ingest } from '../core/ingest.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import type { DataRequestRecord, Privacy } from '../core/privacy.ts';
 import type {
-  Adjustment,
   DeadLetter,
   OrderWorkRole,
   OperatorQueries,
@@ -42,6 +41,7 @@ import { NOT_AN_OBJECT, objectBody, refuse, SETTINGS_ELSEWHERE } from './admin-a
 import { BadInput, customerQuery, date, earnAdjustment, orderQuery, read, redeemAdjustment } from './admin-api.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import { earnByPoints, merchantReader, pointsOf, pointsSourceOf } from './order-points-view.ts';
+import { ADJUSTMENT_KIND } from '../core/store/roles/core-kinds.ts';
 
 /** A shop acts on its own account, which it never names. */
 const NAMES_NO_ACCOUNT = 'account: a shop acts on its own account, which it never names';
@@ -499,7 +499,7 @@ export function shopAdminApi({
       what: 'points by hand',
       limit: MANUAL_ADJUSTMENTS_PER_HOUR,
       madeSince: async (since: string) =>
-        (await store.listRecords<Adjustment>('adjustment')).filter(
+        (await store.listRecords(ADJUSTMENT_KIND)).filter(
           ({ value }) => value.platform === shop.platform && value.shop === shop.shop && value.at > since,
         ).length,
       refusal: `a shop gives or takes points by hand at most ${MANUAL_ADJUSTMENTS_PER_HOUR} times an hour; ask the bridge's operator for more`,

@@ -9,7 +9,7 @@ import { lastedWords, lettersOrdersNamed } from './problems.ts';
 import { BUDGET_SPENT_LONG_MS } from '../core/worker/account-budgets.ts';
 import type { ShopRef } from '../accounts/account-records.ts';
 import type { PlatformParts } from '../core/platform-module.ts';
-import type { SubscriptionHealth } from '../core/order-source.ts';
+
 import { reconciliationId } from '../core/reconciler.ts';
 import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
 import { PLATFORMS } from '../composition/platforms.ts';
@@ -23,6 +23,7 @@ import type {
 } from '../core/store/ledger-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { counted, isAre } from '../counted.ts';
+import { HEALTH_KIND } from '../core/order-source.ts';
 
 export interface AttentionItem {
   kind: string;
@@ -132,10 +133,7 @@ export async function shopAttention(
       });
   }
 
-  const health = await store.getRecord<SubscriptionHealth>(
-    'platform-health',
-    reconciliationId(shop.platform, shop.shop),
-  );
+  const health = await store.getRecord(HEALTH_KIND, reconciliationId(shop.platform, shop.shop));
   if (health?.error)
     items.push({
       kind: 'no_access',

@@ -7,12 +7,12 @@ import express, { type Response } from 'express';
 import type { Ingest } from '../core/ingest.ts';
 import { orderKey } from '../core/order-event.ts';
 import type { OrderWorkRole, OperatorQueries, RecordRole, LedgerLifecycle } from '../core/store/ledger-store.ts';
-import { isTestOrderId, newTestOrderId, testOrderEvent, type TestOrder } from '../core/test-order.ts';
+import { isTestOrderId, newTestOrderId, testOrderEvent, type TestOrder, TEST_ORDER_KIND } from '../core/test-order.ts';
 import type { Logger } from '../logger.ts';
 import { byOf, shopRefOf } from './shop-ref.ts';
 import type { ShopCaps } from './shop-caps.ts';
 
-const KIND = 'test-order';
+const KIND = TEST_ORDER_KIND;
 const TEST_ORDERS_PER_HOUR = 10;
 
 export interface ShopTestOrderParts {
@@ -87,7 +87,7 @@ export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: Sh
       what: 'test order',
       limit: TEST_ORDERS_PER_HOUR,
       madeSince: async (since: string) => {
-        const ofShop = (await store.listRecords<TestOrder>(KIND)).filter(
+        const ofShop = (await store.listRecords(KIND)).filter(
           ({ value }) => value.platform === platform && value.shop === shop,
         );
         const expired = new Date(Date.now() - KEPT_MS).toISOString();
@@ -126,7 +126,7 @@ export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: Sh
     const { platform, shop } = shopRefOf(res);
     // Only this shop's own test order is found: another shop's, or a real order's id, is answered as if it did not exist.
     const order = isTestOrderId(id)
-      ? await store.getRecord<TestOrder>(KIND, recordId({ platform, shop, orderId: id }))
+      ? await store.getRecord(KIND, recordId({ platform, shop, orderId: id }))
       : undefined;
     if (!order) return void res.status(404).json({ error: `no test order ${id}` });
     // In the currency it was paid in.

@@ -8,7 +8,7 @@
 // uninstall that holds what a code still paying in the store holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
-import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { createLogger } from '../../src/logger.ts';
 import {
   BC_REWARDS_CLIENT_ID as CLIENT_ID,
@@ -257,7 +257,7 @@ describe('a BigCommerce customer sees and spends their points', () => {
     const held = await asCustomer(`/redeem?reward=${rewards[1]!.id}`, tokenFor(4927), 'POST');
     expect(held.body).toMatchObject({ redeemed: true, available: 50 });
     const reservation = async () =>
-      (await bridge.engine.store.listRecords<Holder>(HOLDER_KIND))
+      (await bridge.engine.store.listRecords(HOLDER_KIND))
         .flatMap(({ value }) => value.reservations)
         .find((each) => each.code === held.body.code);
     expect((await reservation())?.state).toBe('issued');

@@ -13,13 +13,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../../src/http/listen.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/app.ts';
-import {
-  CODE_KIND,
-  HOLDER_KIND,
-  codeIndexId,
-  type CodeIndex,
-  type Holder,
-} from '../../src/core/storefront/reservations.ts';
+import { CODE_KIND, HOLDER_KIND, codeIndexId, type Holder } from '../../src/core/storefront/reservations.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import {
@@ -121,8 +115,8 @@ function killSuite(
     const withLedger = <T>(use: (store: LedgerStore) => Promise<T>) => ledgerOf({ ...env, ...shop.ledgerEnv }, use);
     const reservations = async () =>
       withLedger(async (store) => {
-        const holders = await store.listRecords<Holder>(HOLDER_KIND);
-        const codes = await store.listRecords<CodeIndex>(CODE_KIND);
+        const holders = await store.listRecords(HOLDER_KIND);
+        const codes = await store.listRecords(CODE_KIND);
         return {
           all: holders.flatMap(({ value }) => value.reservations),
           codes: codes.map(({ id }) => id),
@@ -349,7 +343,7 @@ function killSuite(
         // so the state a kill there leaves is written here, with the processes down: the reservation still 'used',
         // its code's record still there.
         await withLedger(async (store) => {
-          const [{ id, value }] = (await store.listRecords<Holder>(HOLDER_KIND)) as [{ id: string; value: Holder }];
+          const [{ id, value }] = (await store.listRecords(HOLDER_KIND)) as [{ id: string; value: Holder }];
           const reservation = value.reservations.find((each) => each.code === code)!;
           await store.addRecord(CODE_KIND, codeIndexId(shop.platform, shop.shop, code), {
             platform: shop.platform,
@@ -395,7 +389,7 @@ function killSuite(
         // process down (the store's code still runs to its own end, a day away).
         await Promise.all(children.map(kill));
         await withLedger(async (store) => {
-          const [{ id, value }] = (await store.listRecords<Holder>(HOLDER_KIND)) as [{ id: string; value: Holder }];
+          const [{ id, value }] = (await store.listRecords(HOLDER_KIND)) as [{ id: string; value: Holder }];
           await store.changeRecord(HOLDER_KIND, id, () => ({
             put: {
               ...value,

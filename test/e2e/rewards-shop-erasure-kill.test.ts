@@ -100,7 +100,7 @@ describe('a shop’s erasure killed after its first holder was rewritten (Shopif
     await shop.eraseShop!(child.url);
     await killed;
     expect(child.process.signalCode).toBe('SIGKILL');
-    const half = await withLedger(async (store) => store.listRecords<Holder>(HOLDER_KIND));
+    const half = await withLedger(async (store) => store.listRecords(HOLDER_KIND));
     const inShop = (holder: Holder) => holder.reservations.filter((each) => each.shop === shop.shop);
     expect(half.filter(({ value }) => inShop(value).length === 0)).toHaveLength(1);
     // The next process takes the delivery from the inbox and erases the shop again, whole.
@@ -109,7 +109,7 @@ describe('a shop’s erasure killed after its first holder was rewritten (Shopif
     await stop(child);
     child = undefined;
     await withLedger(async (store) => {
-      const holders = await store.listRecords<Holder>(HOLDER_KIND);
+      const holders = await store.listRecords(HOLDER_KIND);
       expect(holders).toHaveLength(3);
       const now = Date.now();
       for (const { id, value } of holders) {

@@ -7,7 +7,7 @@
 // Disconnect closes the storefront and removes her open coupon, keeping the one she paid with for its order; the
 // store's erasure takes the plugin's key with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { eventually } from '../helpers/engine.ts';
 import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { madeCoupon, useCoupon, withCoupons } from '../helpers/fake-woocommerce-coupons.ts';
@@ -64,7 +64,7 @@ const deliver = async (id: number, status: string, coupons?: Array<{ code: strin
   expect(await woo.deliver('order.updated', id)).toEqual([200]);
 };
 const reservations = async () =>
-  (await world.bridge.engine.store.listRecords<Holder>(HOLDER_KIND)).flatMap(({ value }) => value.reservations);
+  (await world.bridge.engine.store.listRecords(HOLDER_KIND)).flatMap(({ value }) => value.reservations);
 
 describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points through the plugin', () => {
   beforeAll(async () => {

@@ -193,7 +193,7 @@ async function giveBack(
 /** Once a round is over: each holder's mark as the model allows, read alike by the other bridge. */
 export async function checkMarks({ store, other, model, marks, faults }: Context, when: string): Promise<void> {
   // Listed, as the sweep finds them, once for all the holders (and by the other bridge alike).
-  const listed = await store.listRecords<CoverCheck>(CHECK_KIND);
+  const listed = await store.listRecords(CHECK_KIND);
   const byId = (list: typeof listed) => [...list].sort((a, b) => a.id.localeCompare(b.id));
   if (other !== store)
     expect(byId(await other.listRecords(CHECK_KIND)), `${when}: the other bridge`).toEqual(byId(listed));

@@ -28,7 +28,6 @@ import {
   REDEEM_SKEW_MS,
   fenceOf,
   holderId,
-  type Holder,
   type Reservation,
 } from '../../src/core/storefront/reservations.ts';
 import { MAX_OPEN_CODES, RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
@@ -191,7 +190,7 @@ async function checkInvariants(real: Real, model: Model): Promise<void> {
   const byCode = new Map<string, Reservation>();
   // Every earlier run's customers, in one read of the ledger (one a customer made the checks quadratic in runs).
   const earlierHolders = new Set(real.earlier.map((customer) => holderOf(real, customer)));
-  for (const { id, value } of await real.ledger.listRecords<Holder>(HOLDER_KIND))
+  for (const { id, value } of await real.ledger.listRecords(HOLDER_KIND))
     if (earlierHolders.has(id)) for (const each of value.reservations) byCode.set(each.code, each);
   const redemptionsOf = await sandboxRedemptionsOf();
   for (const customer of real.customers) {

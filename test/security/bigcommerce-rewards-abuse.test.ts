@@ -8,7 +8,7 @@
 // store C installed with its storefront off. The Shopify counterpart: shopify-rewards-abuse.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
-import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { WIDGET_KIND } from '../../src/core/storefront/widget-keeper.ts';
 import { createLogger } from '../../src/logger.ts';
 import { bcOrder, bcPageTokens } from '../helpers/bigcommerce.ts';
@@ -135,7 +135,7 @@ const openCodes = async (who: { id: number; email: string }, store = A) =>
 const store = () => bridge.engine.store;
 const sandbox = (hash: string) => bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brands[hash])!;
 const redemptions = (hash: string) => sandbox(hash).store.snapshot().redemptions;
-const holders = async () => (await store().listRecords<Holder>(HOLDER_KIND)).map(({ id, value }) => ({ id, value }));
+const holders = async () => (await store().listRecords(HOLDER_KIND)).map(({ id, value }) => ({ id, value }));
 const codeRecords = async () => (await store().listRecords('reward-code')).map(({ id }) => id);
 /** The cart a code pays for at the store's checkout: bcOrder's subtotal, in the store's currency. */
 const cart = (hash: string, customerId: number) => storeCart(bc, hash, String(customerId), '150.00');

@@ -479,7 +479,7 @@ describe('a TinyShop merchant’s page', () => {
       shops,
       request: { since: new Date().toISOString() },
       status: 'done',
-      progress: {},
+      progress: { fetched: 0, changed: 0, unchanged: 0, failed: 0, errors: [] },
       startedAt: new Date().toISOString(),
       finishedAt: new Date().toISOString(),
     });

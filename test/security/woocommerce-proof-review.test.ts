@@ -9,7 +9,7 @@
 //   after A reconnects (and its merchant turned the storefront on again) it turns nothing off.
 // The PHP side of the proof is tried in wordpress/tests/EmailProofAbuseTest.php.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { eventually } from '../helpers/engine.ts';
 import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { couponsOf, madeCoupon, withCoupons } from '../helpers/fake-woocommerce-coupons.ts';
@@ -80,7 +80,7 @@ const read = async (token: () => string) => {
   return answer!;
 };
 const reservations = async () =>
-  (await world.bridge.engine.store.listRecords<Holder>(HOLDER_KIND)).flatMap(({ value }) => value.reservations);
+  (await world.bridge.engine.store.listRecords(HOLDER_KIND)).flatMap(({ value }) => value.reservations);
 const guestSees = async (fake: FakeWooCommerce) => (await ask({ query: `?store=${fake.host}` })).status;
 
 describe.skipIf(!opensslAvailable)('the e-mail proof, the door and the disconnect under attack', () => {

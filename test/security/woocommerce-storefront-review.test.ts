@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_WORDS } from '../../src/http/storefront-routes.ts';
-import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reservations.ts';
+import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { eventually } from '../helpers/engine.ts';
 import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { withCoupons } from '../helpers/fake-woocommerce-coupons.ts';
@@ -88,7 +88,7 @@ const read = async (token: () => string) => {
 const sandboxOf = (fake: FakeWooCommerce) =>
   world.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brands.get(fake))!;
 const reservations = async () =>
-  (await world.bridge.engine.store.listRecords<Holder>(HOLDER_KIND)).flatMap(({ value }) => value.reservations);
+  (await world.bridge.engine.store.listRecords(HOLDER_KIND)).flatMap(({ value }) => value.reservations);
 
 const nowS = () => Math.floor(Date.now() / 1000);
 /** A token the store's key signs over exactly this JSON text (the plugin's PHP never writes such; a key holder could). */

@@ -105,7 +105,7 @@ export class CodeSweeper {
     // Then codes made after their points were let go, whose removal failed (orphan-codes.ts).
     report.failed += await removeKeptOrphans(this.#o.store, this.#o.codesOf, this.#o.served, this.#now().getTime());
     await dropEndedErasedCodes(this.#o.store, this.#now().getTime());
-    for (const { id, value } of await this.#o.store.listRecords<CodeIndex>(CODE_KIND)) {
+    for (const { id, value } of await this.#o.store.listRecords(CODE_KIND)) {
       try {
         await this.#one(id, value, report);
       } catch (error) {

@@ -191,7 +191,7 @@ export class CoverChecks {
   /** Every marked holder, as the sweeper's pass makes them; one that cannot be made now stays marked. */
   async checkMarked(accounts: Pick<Accounts, 'runtime'>): Promise<void> {
     await this.#dropOldFences();
-    for (const { id, value } of await this.#o.store.listRecords<CoverCheck>(CHECK_KIND)) {
+    for (const { id, value } of await this.#o.store.listRecords(CHECK_KIND)) {
       const account = await accounts.runtime(value.account);
       if (!account) await this.#o.store.deleteRecord(CHECK_KIND, id);
       // One that fails (its store down) is made on a later pass; the others go on.
@@ -210,7 +210,7 @@ export class CoverChecks {
     const now = this.#o.now().getTime();
     const old = (fence: CheckFence | undefined) =>
       fence !== undefined && now - Date.parse(fence.at) >= FENCE_DROPPED_MS;
-    for (const { id, value } of await this.#o.store.listRecords<CheckFence>(FENCE_KIND))
+    for (const { id, value } of await this.#o.store.listRecords(FENCE_KIND))
       if (old(value))
         await this.#o.store.changeRecord(FENCE_KIND, id, (current) => (old(current) ? { delete: true } : undefined));
   }

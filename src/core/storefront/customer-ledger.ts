@@ -7,6 +7,7 @@ import type { Adjustment, OperatorQueries, RecordRole } from '../store/ledger-st
 import { emailLastEarned } from './customer-holders.ts';
 import { customerKey, type LedgerOrder, type ServiceCustomer } from './customer-points.ts';
 import type { TakeBack } from './take-backs.ts';
+import { ADJUSTMENT_KIND } from '../store/roles/core-kinds.ts';
 
 /** The customer's orders on the account, as the ledger keeps them, with the points each activity gives. */
 export async function customerLedgerOrders(
@@ -64,7 +65,7 @@ export async function takeBacksOf(
   // As adjustments.ts sends a take-back: the e-mail where there is one, else the phone.
   const keyOf = ({ email, mobile }: Adjustment['customer']) =>
     email ? customerKey({ email }) : mobile ? customerKey({ mobile }) : undefined;
-  return (await store.listRecords<Adjustment>('adjustment')).flatMap(({ value }) =>
+  return (await store.listRecords(ADJUSTMENT_KIND)).flatMap(({ value }) =>
     value.kind === 'redeem' &&
     value.outcome !== 'failed' &&
     value.points !== undefined &&

@@ -172,7 +172,7 @@ export async function dropEndedErasedCodes(
   store: Pick<RecordRole, 'listRecords' | 'deleteRecord'>,
   now: number,
 ): Promise<void> {
-  for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
+  for (const { id, value } of await store.listRecords(ERASED_CODE_KIND))
     if (Date.parse(value.until) <= now) await store.deleteRecord(ERASED_CODE_KIND, id);
 }
 
@@ -194,7 +194,7 @@ export async function dropErasedCodesOf(
   // One that can pay no more goes too: it keeps nothing for an order, and its holder's id names the customer.
   const theirs = (value: ErasedCode) =>
     only === undefined || value.shop === undefined || value.shop === only || Date.parse(value.until) <= now;
-  for (const { id, value } of await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
+  for (const { id, value } of await store.listRecords(ERASED_CODE_KIND))
     if (holders.has(value.holder) && theirs(value)) await store.deleteRecord(ERASED_CODE_KIND, id);
 }
 
@@ -203,7 +203,7 @@ export async function erasedCodesOf(
   store: Pick<RecordRole, 'listRecords'>,
   holders: ReadonlySet<string>,
 ): Promise<Array<{ points: number; until: string; state: ErasedState }>> {
-  return (await store.listRecords<ErasedCode>(ERASED_CODE_KIND))
+  return (await store.listRecords(ERASED_CODE_KIND))
     .filter(({ value }) => holders.has(value.holder))
     .map(({ value }) => ({ points: value.kept.points, until: value.until, state: value.state ?? 'issued' }));
 }

@@ -76,7 +76,7 @@ export async function removeKeptOrphans(
   now: number,
 ): Promise<number> {
   let failed = 0;
-  for (const { id, value } of await store.listRecords<OrphanCode>(ORPHAN_KIND)) {
+  for (const { id, value } of await store.listRecords(ORPHAN_KIND)) {
     try {
       const codes = codesOf(value.platform);
       const removed = codes?.remove(value.shop, value.platformId).then(() => 'removed' as const);

@@ -86,7 +86,7 @@ export class RewardPrivacy implements KeptRecords {
     const ids = new Set(match.customerIds ?? []);
     if (ids.size === 0 || match.platform === undefined || match.shop === undefined) return [...found.values()];
     const accounts = await this.#holderAccounts(account);
-    for (const { id, value: holder } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
+    for (const { id, value: holder } of await this.#o.store.listRecords(HOLDER_KIND)) {
       if (found.has(id) || !accounts.includes(holder.account)) continue;
       const theirs = holder.reservations.filter((each) => mine(holder, each) && ids.has(each.customerId));
       if (theirs.length > 0) found.set(id, { id, holder, theirs });
@@ -301,7 +301,7 @@ export class RewardPrivacy implements KeptRecords {
   async eraseShop(platform: string, shop: string): Promise<void> {
     const now = this.#now().getTime();
     const inShop = (each: Reservation) => each.platform === platform && each.shop === shop;
-    for (const { id, value } of await this.#o.store.listRecords<Holder>(HOLDER_KIND)) {
+    for (const { id, value } of await this.#o.store.listRecords(HOLDER_KIND)) {
       const fates = new Map<string, ErasedFate>();
       // Kept first: a crash before the holder's write leaves a record that finds no hold, and does nothing.
       for (const each of value.reservations.filter((each) => inShop(each) && HELD.has(each.state))) {

@@ -7,7 +7,7 @@
 import type { Logger } from '../../logger.ts';
 import type { StorefrontParts } from '../platform-module.ts';
 import type { RecordRole, LedgerLifecycle } from '../store/ledger-store.ts';
-import type { StorefrontSetting } from './storefront-switch.ts';
+import { STOREFRONT_KIND, type StorefrontSetting } from './storefront-switch.ts';
 import { z } from 'zod';
 import { recordType } from '../store/roles/record-types.ts';
 
@@ -107,7 +107,7 @@ export class WidgetKeeper {
   async check(): Promise<Array<{ platform: string; shop: string; outcome: 'present' | 'put-back' | 'failed' }>> {
     const ran = await this.#o.store.exclusive('storefront-widget-check', async () => {
       const done: Array<{ platform: string; shop: string; outcome: 'present' | 'put-back' | 'failed' }> = [];
-      for (const { value } of await this.#o.store.listRecords<StorefrontSetting>('storefront')) {
+      for (const { value } of await this.#o.store.listRecords(STOREFRONT_KIND)) {
         if (!value.on || !this.offered(value.platform)) continue;
         done.push({ platform: value.platform, shop: value.shop, outcome: await this.#checkOne(value) });
       }
@@ -159,7 +159,7 @@ export class WidgetKeeper {
   }
 
   async #stillOn(platform: string, shop: string): Promise<boolean> {
-    return (await this.#o.store.getRecord<StorefrontSetting>('storefront', idOf(platform, shop)))?.on === true;
+    return (await this.#o.store.getRecord(STOREFRONT_KIND, idOf(platform, shop)))?.on === true;
   }
 
   async #keep(
