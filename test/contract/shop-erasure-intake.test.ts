@@ -35,11 +35,24 @@ function delivery(shop: string, key = `${prefixOf(shop)}d${++sequence}`) {
   return { event, entry };
 }
 
+interface Failing {
+  remove: boolean;
+  seen: boolean;
+  /** The next seen file's write waits at this gate. */
+  seenGate: { reached: () => void; open: Promise<void> } | undefined;
+}
+
 /** lowdb on a data directory whose inbox batch files fail to go away, or seen files to be written, while `failing` says so. */
-function lowdbOn(dataDir: string, failing: { remove: boolean; seen: boolean }): LowdbStore {
+function lowdbOn(dataDir: string, failing: Failing): LowdbStore {
   const io: LedgerIo = {
     ...nodeIo,
     writeNewFile: async (path, text, sync) => {
+      const gate = /seen[/\\]/.test(path) ? failing.seenGate : undefined;
+      if (gate) {
+        failing.seenGate = undefined;
+        gate.reached();
+        await gate.open;
+      }
       if (failing.seen && /seen[/\\]/.test(path))
         throw Object.assign(new Error('ENOSPC: injected failure'), { code: 'ENOSPC' });
       return nodeIo.writeNewFile(path, text, sync);
@@ -60,7 +73,7 @@ describe.each([
   let store: LedgerStore;
   let close: () => Promise<void>;
   let reopen: () => Promise<LedgerStore>;
-  const failing = { remove: false, seen: false };
+  const failing: Failing = { remove: false, seen: false, seenGate: undefined };
 
   beforeEach(async () => {
     if (!available) return;
@@ -180,6 +193,49 @@ describe.each([
       expect(await store.inboxEntry(entry.key)).toBeUndefined();
     },
   );
+
+  it.skipIf(!available)(
+    'consumes a copy stored again once, when the erased step commits in the same batch as its holder',
+    async () => {
+      const { event, entry } = delivery(SHOP);
+      expect(await store.accept(entry)).toBe('accepted');
+      expect((await store.claimInbox('step-a', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+      expect(await store.accept({ ...entry, receivedAt: new Date().toISOString() })).toBe('accepted');
+      expect((await store.claimInbox('step-b', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      await store.commitIntake([
+        {
+          entryKey: entry.key,
+          owner: 'step-a',
+          deadLetter: { id: 'dl-stale', kind: 'delivery', reason: 'x', platform: 'testshop', shop: SHOP },
+        },
+        { entryKey: entry.key, owner: 'step-b', events: entry.events! },
+      ]);
+      expect(await store.getDeadLetter('dl-stale'), 'the erased step’s dead letter was kept too').toBeUndefined();
+      expect((await store.getOrder(keyOf(event)))?.facts).toEqual(['placed', 'paid']);
+    },
+  );
+
+  if (backend === 'lowdb')
+    it.skipIf(!available)('holds a copy nobody held while the commit folding it is on its way', async () => {
+      const { event, entry } = delivery(SHOP);
+      expect(await store.accept(entry)).toBe('accepted');
+      expect((await store.claimInbox('step-a', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+      expect(await store.accept({ ...entry, receivedAt: new Date().toISOString() })).toBe('accepted');
+      // The erased step commits the copy nobody holds; its seen file waits at a gate.
+      let open!: () => void;
+      const reached = new Promise<void>((resolve) => {
+        failing.seenGate = { reached: resolve, open: new Promise<void>((go) => (open = go)) };
+      });
+      const committing = store.commitIntake([{ entryKey: entry.key, owner: 'step-a', events: entry.events! }]);
+      await reached;
+      expect(await store.claimInbox('step-b', 10, 60_000), 'another step took the copy being committed').toEqual([]);
+      open();
+      await committing;
+      expect((await store.getOrder(keyOf(event)))?.facts).toEqual(['placed', 'paid']);
+      expect(await store.inboxEntry(entry.key)).toBeUndefined();
+    });
 
   if (backend === 'lowdb')
     it.skipIf(!available)('lets a failed commit free only what its own steps hold', async () => {

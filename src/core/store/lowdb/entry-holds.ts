@@ -68,6 +68,13 @@ export class EntryHolds {
     return holder !== undefined && holder !== owner;
   }
 
+  /** A commit of this claim folds an entry nobody holds: no other claim takes it while the commit is on its way. */
+  take(key: string, owner: string): void {
+    this.#held.set(key, owner);
+    this.#ready.delete(key);
+    this.#waitingUntil.delete(key);
+  }
+
   /** This claim's hold lets go; returns whether it held the entry (then the caller queues it again). */
   let(key: string, owner: string): boolean {
     if (!this.holds(key, owner)) return false;

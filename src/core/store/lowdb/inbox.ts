@@ -175,12 +175,15 @@ export class Inbox {
   }
 
   /**
-   * The copy of the entry waiting now that a step of this claim may consume: one nobody holds, or this claim
-   * does (a step without a claim, moving a ledger or in a test, consumes whatever copy waits).
+   * The copy of the entry waiting now that a step of this claim may consume, held for the claim from now: one
+   * nobody holds, or this claim does (a step without a claim, moving a ledger or in a test, consumes whatever
+   * copy waits).
    */
   copyFor(key: string, owner: string | undefined): EntryCopy | undefined {
     const held = this.#entries.get(key);
     if (!held || (owner !== undefined && this.#holds.heldByAnother(key, owner))) return undefined;
+    // Held from now until the commit drops it or lets go: another claim taking it meanwhile would fold it again.
+    if (owner !== undefined) this.#holds.take(key, owner);
     return { key, segment: held.segment };
   }
 

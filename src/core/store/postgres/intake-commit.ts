@@ -36,15 +36,26 @@ export function commitIntake(db: PgDatabase, commits: IntakeCommit[]): Promise<s
     // Each entry as it is now, not as intake read it: a customer's erasure that rewrote it meanwhile (this waits for
     // one still at it) recorded what it reached, and what the step folds of that is erased (entry-erasure.ts).
     // An entry another claim holds now (taken over after this one's lease ran out) is that claim's to consume.
-    const { rows: consumed } = await client.query<{ key: string; erasures: EntryErasure[] | null }>(
+    const { rows: consumed } = await client.query<{
+      key: string;
+      owner: string | null;
+      erasures: EntryErasure[] | null;
+    }>(
       `DELETE FROM lb_inbox WHERE key IN (
          SELECT i.key FROM lb_inbox i JOIN unnest($1::text[], $2::text[]) AS c(key, owner) ON c.key = i.key
           WHERE c.owner IS NULL OR i.lease_owner IS NULL OR i.lease_owner = c.owner ORDER BY i.key FOR UPDATE OF i)
-       RETURNING key, entry->'erasures' AS erasures`,
+       RETURNING key, lease_owner AS owner, entry->'erasures' AS erasures`,
       [commits.map((commit) => commit.entryKey), commits.map((commit) => commit.owner ?? null)],
     );
+    const rows = new Map(consumed.map((row) => [row.key, row]));
     const inInbox = new Map(consumed.map((row) => [row.key, row.erasures]));
-    const applied = commits.map((commit) => withoutEntryGone(commit, inInbox.has(commit.entryKey)));
+    // A key in the batch twice (a step of the erased copy beside the holder's of the copy stored since): the
+    // holder's step alone consumed it.
+    const consumedBy = (commit: IntakeCommit) => {
+      const row = rows.get(commit.entryKey);
+      return row !== undefined && (commit.owner === undefined || row.owner === null || row.owner === commit.owner);
+    };
+    const applied = commits.map((commit) => withoutEntryGone(commit, consumedBy(commit)));
     const events = applied.flatMap((commit) =>
       (commit.events ?? []).map((event) => ({
         event,
