@@ -2,6 +2,8 @@
 // not that the store is the merchant's: any store with the app's install link could earn points on this
 // loyalty account (docs/bigcommerce.md, "Only your stores"). The webhook route asks before it stores a
 // delivery, so configured stores need no I/O, and a store allowed by record is read once and remembered.
+import { z } from 'zod';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 export interface AllowedStoresOptions {
@@ -25,6 +27,12 @@ export interface RecordedAllowance {
 
 export const allowanceId = (storeHash: string) => `bigcommerce:${storeHash}`;
 
+const ALLOWANCE = recordType<RecordedAllowance>(
+  'allowed-shop',
+  z.looseObject({ allowedBy: z.string(), allowedAt: z.string() }),
+  'bigcommerce:',
+);
+
 export class AllowedStores {
   readonly #o: AllowedStoresOptions;
   readonly #listed: Set<string>;
@@ -45,7 +53,7 @@ export class AllowedStores {
     if (this.#listed.has(storeHash)) return { allowed: true, why: 'listed' };
     if (this.#o.openInstalls) return { allowed: true, why: 'open' };
     if (this.#recorded.has(storeHash)) return { allowed: true, why: 'earlier' };
-    if (await this.#o.store.getRecord<RecordedAllowance>('allowed-shop', allowanceId(storeHash))) {
+    if (await this.#o.store.getRecord(ALLOWANCE, allowanceId(storeHash))) {
       this.#recorded.add(storeHash);
       return { allowed: true, why: 'earlier' };
     }
@@ -60,7 +68,7 @@ export class AllowedStores {
    */
   async chosenByOperator(storeHash: string): Promise<boolean> {
     if (storeHash === this.#o.ownStore || this.#listed.has(storeHash) || this.#recorded.has(storeHash)) return true;
-    return (await this.#o.store.getRecord<RecordedAllowance>('allowed-shop', allowanceId(storeHash))) !== undefined;
+    return (await this.#o.store.getRecord(ALLOWANCE, allowanceId(storeHash))) !== undefined;
   }
 
   /** For the webhook route: a reason when the store's deliveries are not this bridge's to keep. */
@@ -78,7 +86,7 @@ export class AllowedStores {
 
   /** Records an allowance that is not in the configuration. */
   async allow(storeHash: string, by: string): Promise<void> {
-    await this.#o.store.putRecord<RecordedAllowance>('allowed-shop', allowanceId(storeHash), {
+    await this.#o.store.putRecord(ALLOWANCE, allowanceId(storeHash), {
       allowedBy: by,
       allowedAt: new Date().toISOString(),
     });

@@ -3,6 +3,8 @@
 // app. Each payload's jti is kept with the callback that first used it until the payload expires; the
 // record is added with store.addRecord, atomic across bridges on one ledger, so of two uses racing at
 // different callbacks exactly one wins.
+import { z } from 'zod';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 export const BIGCOMMERCE_CALLBACKS = ['load', 'uninstall', 'remove_user'] as const;
@@ -19,6 +21,18 @@ export interface CallbackPayloadUse {
   /** The hash of a secret of the browser that used it first, where the callback gave one. */
   browser?: string | undefined;
 }
+
+const USE = recordType<CallbackPayloadUse>(
+  'callback-payload',
+  z.looseObject({
+    callback: z.enum(BIGCOMMERCE_CALLBACKS),
+    expiresAt: z.string(),
+    firstUsedAt: z.string(),
+    handledAt: z.string().optional(),
+    browser: z.string().optional(),
+  }),
+  'bigcommerce:',
+);
 
 export type PayloadUse =
   | { ok: true; again: false }
@@ -73,7 +87,7 @@ export class CallbackPayloads {
       firstUsedAt: new Date(this.#now()).toISOString(),
       ...(browser ? { browser } : {}),
     };
-    const kept = await this.#o.store.addRecord<CallbackPayloadUse>('callback-payload', recordId(jti), use);
+    const kept = await this.#o.store.addRecord(USE, recordId(jti), use);
     if (kept.added) return { ok: true, again: false };
     const { value } = kept;
     if (value.callback !== callback) {
@@ -92,7 +106,7 @@ export class CallbackPayloads {
   /** The callback acted on the payload: a repeat need not act again. */
   async handled(jti: string): Promise<void> {
     const at = new Date(this.#now()).toISOString();
-    await this.#o.store.changeRecord<CallbackPayloadUse>('callback-payload', recordId(jti), (current) =>
+    await this.#o.store.changeRecord(USE, recordId(jti), (current) =>
       current && current.handledAt === undefined ? { put: { ...current, handledAt: at } } : undefined,
     );
   }
@@ -112,11 +126,11 @@ export class CallbackPayloads {
   async #prune(now: number): Promise<number> {
     const gone = now - this.#o.leewaySeconds * 1000 - KEEP_MARGIN_MS;
     let pruned = 0;
-    for (const { id, value } of await this.#o.store.listRecords<CallbackPayloadUse>('callback-payload')) {
-      const expiresAt = Date.parse(value?.expiresAt ?? '');
-      // A record that is not ours, or unreadable, is left alone rather than guessed at.
-      if (!id.startsWith('bigcommerce:') || Number.isNaN(expiresAt) || expiresAt >= gone) continue;
-      await this.#o.store.deleteRecord('callback-payload', id);
+    for (const { id, value } of await this.#o.store.listRecords(USE)) {
+      const expiresAt = Date.parse(value.expiresAt);
+      // A time that does not read is left alone rather than guessed at.
+      if (Number.isNaN(expiresAt) || expiresAt >= gone) continue;
+      await this.#o.store.deleteRecord(USE, id);
       pruned++;
     }
     return pruned;

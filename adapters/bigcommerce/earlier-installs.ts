@@ -2,6 +2,8 @@
 // at the first start, every store the app is installed on is allowed by record, once, and named in the
 // log, so that the operator can list it in BIGCOMMERCE_STORES. The allowances are written before the
 // 'migration' record that marks it done, so a crash in between only does it again.
+import { z } from 'zod';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { AllowedStores } from './allowed-shops.ts';
@@ -13,13 +15,19 @@ interface EarlierInstallsDone {
   allowed: string[];
 }
 
+const DONE = recordType<EarlierInstallsDone>(
+  'migration',
+  z.looseObject({ doneAt: z.string(), allowed: z.array(z.string()) }),
+  EARLIER_INSTALLS_MIGRATION,
+);
+
 export async function allowEarlierInstalls(
   store: RecordRole,
   allowed: AllowedStores,
   installedStores: () => Promise<string[]>,
   logger: Logger,
 ): Promise<string[]> {
-  if (await store.getRecord<EarlierInstallsDone>('migration', EARLIER_INSTALLS_MIGRATION)) return [];
+  if (await store.getRecord(DONE, EARLIER_INSTALLS_MIGRATION)) return [];
   const earlier: string[] = [];
   for (const storeHash of await installedStores()) {
     // Open installs let every store in, but only while they stay open: an earlier install is kept either way.
@@ -28,7 +36,7 @@ export async function allowEarlierInstalls(
     await allowed.allow(storeHash, 'installed before stores had to be allowed');
     earlier.push(storeHash);
   }
-  await store.putRecord<EarlierInstallsDone>('migration', EARLIER_INSTALLS_MIGRATION, {
+  await store.putRecord(DONE, EARLIER_INSTALLS_MIGRATION, {
     doneAt: new Date().toISOString(),
     allowed: earlier,
   });

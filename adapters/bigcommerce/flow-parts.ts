@@ -7,7 +7,7 @@ import type { RemovedUsers } from './removed-users.ts';
 import type { BigCommerceStores } from './stores.ts';
 
 export interface BigCommerceAppParts {
-  store: OperatorQueries & RecordRole;
+  store: Pick<OperatorQueries, 'listOrders'> & RecordRole;
   stores: BigCommerceStores;
   allowed: AllowedStores;
   removedUsers: RemovedUsers;

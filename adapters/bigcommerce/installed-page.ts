@@ -21,7 +21,7 @@ const hooksSaid = (health: SubscriptionHealth | undefined) =>
         : `All ${health.healthy} in order (checked ${health.checkedAt}).${health.repaired.length ? ` Put right on that check: ${health.repaired.join('; ')}.` : ''}`;
 
 export async function installedPage(
-  store: OperatorQueries & RecordRole,
+  store: Pick<OperatorQueries, 'listOrders'> & RecordRole,
   shop: string,
   { notice, dashboardUrl }: { notice: string; dashboardUrl: string },
 ): Promise<PlatformAnswer> {

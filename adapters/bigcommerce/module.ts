@@ -12,7 +12,7 @@ import { bigCommerceOrderSource } from './order-source.ts';
 import { bigCommerceSubscriptions } from './register.ts';
 import { bigCommerceSettingProblems, bigCommerceSettings } from './settings.ts';
 import { BigCommerceStores } from './stores.ts';
-import { StoreNames } from '../shared/store-names.ts';
+import { StoreNames, storeNameType } from '../shared/store-names.ts';
 import { bigCommerceStoreLabel, readBigCommerceStoreName } from './store-name.ts';
 import { bigCommerceStorefront } from './storefront.ts';
 import { bigCommerceWidgetRoute } from './storefront-widget.ts';
@@ -57,7 +57,7 @@ export const bigCommerceModule = {
     });
     const names = new StoreNames({
       store,
-      kind: 'bigcommerce-store-name',
+      type: storeNameType('bigcommerce-store-name'),
       platform: 'bigcommerce',
       read: (shop) => readBigCommerceStoreName(stores, shop),
       served: async (shop) => (await stores.get(shop)) !== undefined,
@@ -126,7 +126,8 @@ export const bigCommerceModule = {
       settings.BIGCOMMERCE_WEBHOOK_SECRET ||
       settings.BIGCOMMERCE_STORE_HASH,
     ),
-  records: { 'bigcommerce-store-name': [] },
+  records: { 'bigcommerce-store-name': [], 'removed-user': [] },
+  sharedRecords: ['session', 'shop', 'allowed-shop', 'callback-payload', 'migration', 'platform-health', 'reconciliation'],
   needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
   demo: bigCommerceDemo,
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

@@ -2,9 +2,9 @@
 // a day, so once the owner removes a user, neither their session nor a payload made before opens anything;
 // a load made after the removal means the owner added them again. Records name the store, so the store's
 // erasure takes them.
+import { z } from 'zod';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
-
-const KIND = 'removed-user';
 
 interface RemovedUser {
   platform: 'bigcommerce';
@@ -12,6 +12,11 @@ interface RemovedUser {
   user: string;
   removedAt: string;
 }
+
+const KIND = recordType<RemovedUser>(
+  'removed-user',
+  z.looseObject({ platform: z.literal('bigcommerce'), shop: z.string(), user: z.string(), removedAt: z.string() }),
+);
 
 export class RemovedUsers {
   readonly #store: Pick<RecordRole, 'getRecord' | 'putRecord' | 'deleteRecord'>;
@@ -21,7 +26,7 @@ export class RemovedUsers {
   }
 
   async remove(shop: string, user: string, at: Date = new Date()): Promise<void> {
-    await this.#store.putRecord<RemovedUser>(KIND, `${shop}:${user}`, {
+    await this.#store.putRecord(KIND, `${shop}:${user}`, {
       platform: 'bigcommerce',
       shop,
       user,
@@ -31,7 +36,7 @@ export class RemovedUsers {
 
   /** Whether the user was removed at or after `since` (ms): what was made before then opens nothing. */
   async removedSince(shop: string, user: string, since: number): Promise<boolean> {
-    const removed = await this.#store.getRecord<RemovedUser>(KIND, `${shop}:${user}`);
+    const removed = await this.#store.getRecord(KIND, `${shop}:${user}`);
     return removed !== undefined && Date.parse(removed.removedAt) >= since;
   }
 

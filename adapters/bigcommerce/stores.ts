@@ -3,7 +3,9 @@
 // deliveries count by the app's signature alone. The hooks of the store configured by hand are signed with
 // its API account's secret, which the bridge does not hold, so they carry BIGCOMMERCE_WEBHOOK_SECRET in a
 // header (docs/bigcommerce.md). One API client per store and token, so that all callers share its rate limit.
+import { z } from 'zod';
 import type { RecordRole } from '../../src/core/store/ledger-store.ts';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
 import { BigCommerceApi } from './admin-api.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
@@ -22,6 +24,22 @@ export interface BigCommerceInstall {
 }
 
 export const bigCommerceInstallId = (storeHash: string) => `bigcommerce:${storeHash}`;
+
+/** A store's install, kept as the platform's access to it. */
+export const BIGCOMMERCE_INSTALL = recordType<BigCommerceInstall>(
+  'session',
+  z.looseObject({
+    platform: z.literal('bigcommerce'),
+    shop: z.string(),
+    accessToken: z.string(),
+    scope: z.string(),
+    headerSecret: z.string().optional(),
+    accountUuid: z.string().nullable(),
+    installedAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  'bigcommerce:',
+);
 
 export interface BigCommerceEnvironment {
   storeHash?: string | undefined;
@@ -64,7 +82,7 @@ export class BigCommerceStores {
 
   constructor(options: BigCommerceStoresOptions) {
     this.#o = options;
-    this.#cache = new CachedRecords(options.store, bigCommerceInstallId, options.now);
+    this.#cache = new CachedRecords(options.store, BIGCOMMERCE_INSTALL, bigCommerceInstallId, options.now);
   }
 
   get environmentShop(): string | undefined {
@@ -72,7 +90,7 @@ export class BigCommerceStores {
   }
 
   #installs(): Promise<BigCommerceInstall[]> {
-    return this.#cache.all('bigcommerce', (value) => typeof value.accessToken === 'string');
+    return this.#cache.all();
   }
 
   #install(storeHash: string, fresh = false): Promise<BigCommerceInstall | undefined> {
@@ -146,7 +164,7 @@ export class BigCommerceStores {
   }
 
   async save(install: BigCommerceInstall): Promise<void> {
-    await this.#o.store.putRecord<BigCommerceInstall>('session', bigCommerceInstallId(install.shop), install);
+    await this.#o.store.putRecord(BIGCOMMERCE_INSTALL, bigCommerceInstallId(install.shop), install);
     this.#cache.set(install.shop, install);
   }
 
@@ -168,8 +186,8 @@ export class BigCommerceStores {
    * moment brought a new token, which stays.
    */
   async forget(storeHash: string, token: string): Promise<ForgetOutcome> {
-    const { changed, value } = await this.#o.store.changeRecord<BigCommerceInstall>(
-      'session',
+    const { changed, value } = await this.#o.store.changeRecord(
+      BIGCOMMERCE_INSTALL,
       bigCommerceInstallId(storeHash),
       (current) => (current?.accessToken === token ? { delete: true } : undefined),
     );

@@ -3,7 +3,9 @@
 // in the ledger, so that it survives a restart and every bridge sees it, and is checked again with backoff
 // over about a day. A reinstall can land at any moment on any bridge, so every write here is a
 // compare-and-set: a reinstall's token and 'shop' record stay.
+import { z } from 'zod';
 import type { ShopState, RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { TokenCheck } from './admin-api.ts';
 import type { BigCommerceStores } from './stores.ts';
@@ -22,6 +24,26 @@ export interface PendingUninstall {
 export interface BigCommerceShopState extends ShopState {
   uninstallPending?: PendingUninstall | undefined;
 }
+
+/** The store's install state, as the core keeps it for every shop, with BigCommerce's pending uninstall beside. */
+const SHOP_STATE = recordType<BigCommerceShopState>(
+  'shop',
+  z.looseObject({
+    platform: z.string(),
+    shop: z.string(),
+    uninstalledAt: z.string().nullable(),
+    installedAt: z.string().nullable().optional(),
+    uninstallPending: z
+      .looseObject({
+        since: z.string(),
+        checks: z.number(),
+        nextCheckAt: z.string(),
+        last: z.enum(['works', 'unknown']),
+      })
+      .optional(),
+  }),
+  'bigcommerce:',
+);
 
 export type UninstallOutcome =
   | { kind: 'uninstalled'; why: 'token_refused' | 'no_token' }
@@ -48,7 +70,7 @@ const PASS_MS = MINUTE;
 const CALLBACK_CHECK_MS = 5_000;
 
 export interface UninstallChecksOptions {
-  store: RecordRole & LedgerLifecycle;
+  store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>;
   stores: BigCommerceStores;
   logger: Logger;
   /**
@@ -122,8 +144,8 @@ export class UninstallChecks {
   async checkDue(): Promise<void> {
     await this.#o.store.exclusive('bigcommerce-uninstall-checks', async () => {
       const now = this.#now();
-      for (const { value } of await this.#o.store.listRecords<BigCommerceShopState>('shop')) {
-        const pending = value?.platform === 'bigcommerce' ? value.uninstallPending : undefined;
+      for (const { value } of await this.#o.store.listRecords(SHOP_STATE)) {
+        const pending = value.uninstallPending;
         if (!pending || Date.parse(pending.nextCheckAt) > now) continue;
         try {
           await this.recheck(value.shop, pending);
@@ -210,7 +232,7 @@ export class UninstallChecks {
   }
 
   #state(storeHash: string): Promise<BigCommerceShopState | undefined> {
-    return this.#o.store.getRecord<BigCommerceShopState>('shop', stateId(storeHash));
+    return this.#o.store.getRecord(SHOP_STATE, stateId(storeHash));
   }
 
   /**
@@ -222,20 +244,16 @@ export class UninstallChecks {
     storeHash: string,
     decide: (current: BigCommerceShopState | undefined) => PendingChange,
   ): Promise<BigCommerceShopState | undefined> {
-    const { changed, value } = await this.#o.store.changeRecord<BigCommerceShopState>(
-      'shop',
-      stateId(storeHash),
-      (current) => {
-        const decided = decide(current);
-        if (!decided) return undefined;
-        const { uninstallPending: _, ...state } = current ?? {
-          platform: 'bigcommerce',
-          shop: storeHash,
-          uninstalledAt: null,
-        };
-        return { put: { ...state, ...('set' in decided ? { uninstallPending: decided.set } : {}) } };
-      },
-    );
+    const { changed, value } = await this.#o.store.changeRecord(SHOP_STATE, stateId(storeHash), (current) => {
+      const decided = decide(current);
+      if (!decided) return undefined;
+      const { uninstallPending: _, ...state } = current ?? {
+        platform: 'bigcommerce',
+        shop: storeHash,
+        uninstalledAt: null,
+      };
+      return { put: { ...state, ...('set' in decided ? { uninstallPending: decided.set } : {}) } };
+    });
     return changed ? value : undefined;
   }
 
@@ -259,7 +277,7 @@ export class UninstallChecks {
         return { kind: 'superseded' };
       return { kind: 'app_forgotten', why };
     }
-    const { changed } = await this.#o.store.changeRecord<ShopState>('shop', stateId(storeHash), (current) =>
+    const { changed } = await this.#o.store.changeRecord(SHOP_STATE, stateId(storeHash), (current) =>
       still(current)
         ? {
             put: {

@@ -3,8 +3,7 @@
 // another bridge on the same ledger wrote is read at most a minute late, and
 // a name nobody connected is asked about at most every few seconds, however
 // many forged deliveries name it. Bounded, oldest first out.
-import type { RecordKind } from '../../src/core/store/ledger-store.ts';
-import type { RecordRole } from '../../src/core/store/roles/records.ts';
+import type { RecordRole, RecordType } from '../../src/core/store/roles/records.ts';
 
 const FOUND_MS = 60_000;
 const MISSING_MS = 5_000;
@@ -14,19 +13,14 @@ export class CachedRecords<T> {
   readonly #store: RecordRole;
   readonly #idOf: (name: string) => string;
   readonly #now: () => number;
-  readonly #kind: RecordKind;
+  readonly #type: RecordType<T>;
   readonly #entries = new Map<string, { value: T | undefined; at: number }>();
 
-  constructor(
-    store: RecordRole,
-    idOf: (name: string) => string,
-    now: () => number = Date.now,
-    kind: RecordKind = 'session',
-  ) {
+  constructor(store: RecordRole, type: RecordType<T>, idOf: (name: string) => string, now: () => number = Date.now) {
     this.#store = store;
+    this.#type = type;
     this.#idOf = idOf;
     this.#now = now;
-    this.#kind = kind;
   }
 
   /** The record of a store (of this cache's kind); `fresh` reads the ledger whatever the cache holds. */
@@ -34,15 +28,14 @@ export class CachedRecords<T> {
     const cached = this.#entries.get(name);
     const age = cached ? this.#now() - cached.at : Infinity;
     if (!fresh && cached && age < (cached.value ? FOUND_MS : MISSING_MS)) return cached.value;
-    const value = await this.#store.getRecord<T>(this.#kind, this.#idOf(name));
+    const value = await this.#store.getRecord(this.#type, this.#idOf(name));
     this.set(name, value);
     return value;
   }
 
-  /** Every record of the platform that `complete` accepts (a connect in progress shares the kind). */
-  async all(platform: string, complete: (value: T) => boolean): Promise<T[]> {
-    const values = (await this.#store.listRecords<T & { platform?: string }>(this.#kind)).map(({ value }) => value);
-    return values.filter((value) => value.platform === platform && complete(value));
+  /** Every record of this cache's type: the ids its type names (a connect in progress lives under others). */
+  async all(): Promise<T[]> {
+    return (await this.#store.listRecords(this.#type)).map(({ value }) => value);
   }
 
   set(name: string, value: T | undefined): void {

@@ -2,7 +2,9 @@
 // connects, or at the first ask for a store connected before, and kept in a record of the module's own kind (it
 // names the platform and shop, so it is erased with the shop). A read that fails or finds none leaves the name
 // unknown, tried again after a while; whoever asks never waits on the platform for long, as a sign-in asks.
+import { z } from 'zod';
 import type { RecordKind } from '../../src/core/store/ledger-store.ts';
+import { recordType, type RecordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
 import { waitAtMost } from '../../src/core/wait-at-most.ts';
 
@@ -13,13 +15,20 @@ const ASK_WAITS_MS = 3_000;
 /** How long after a read that found no name the platform is asked again. */
 const AGAIN_AFTER_MS = 3_600_000;
 
-interface KeptStoreName {
+export interface KeptStoreName {
   platform: string;
   shop: string;
   /** Null: the platform told none (or did not answer) at readAt. */
   name: string | null;
   readAt: string;
 }
+
+/** A module's own kind for its stores' names ("<platform>-store-name"). */
+export const storeNameType = (kind: RecordKind): RecordType<KeptStoreName> =>
+  recordType(
+    kind,
+    z.looseObject({ platform: z.string(), shop: z.string(), name: z.string().nullable(), readAt: z.string() }),
+  );
 
 /** A name as a person reads it on one line: no control characters, spaces folded, at most STORE_NAME_MAX characters. */
 export function storeNameText(raw: unknown): string | undefined {
@@ -42,8 +51,8 @@ export function storeNameText(raw: unknown): string | undefined {
 
 export interface StoreNamesOptions {
   store: RecordRole;
-  /** The module's own record kind for them ("<platform>-store-name"). */
-  kind: RecordKind;
+  /** The module's own record kind for them (storeNameType). */
+  type: RecordType<KeptStoreName>;
   platform: string;
   /** Reads the name from the platform (its raw text); undefined or a throw: none known now. */
   read(shop: string): Promise<unknown>;
@@ -79,18 +88,18 @@ export class StoreNames {
     if (!(await this.#o.served(shop).catch(() => false))) return undefined;
     // Not kept (the ledger refused the write): asked again at the next sign-in, which is all the name is for.
     await this.#o.store
-      .putRecord<KeptStoreName>(this.#o.kind, this.#id(shop), { platform: this.#o.platform, shop, name, readAt })
+      .putRecord(this.#o.type, this.#id(shop), { platform: this.#o.platform, shop, name, readAt })
       .catch(() => undefined);
     // An erasure that ran between the check above and the put did not see this record: asked again, and taken
     // back, so that no record names an erased shop (an erasure after this check finds the record and erases it).
     if (!(await this.#o.served(shop).catch(() => false)))
-      await this.#o.store.deleteRecord(this.#o.kind, this.#id(shop)).catch(() => undefined);
+      await this.#o.store.deleteRecord(this.#o.type, this.#id(shop)).catch(() => undefined);
     return name ?? undefined;
   }
 
   /** The kept name; for a store never read (or none found a while ago), read now, waiting a few seconds at most. */
   async name(shop: string): Promise<string | undefined> {
-    const kept = await this.#o.store.getRecord<KeptStoreName>(this.#o.kind, this.#id(shop));
+    const kept = await this.#o.store.getRecord(this.#o.type, this.#id(shop));
     if (kept?.name) return kept.name;
     const now = (this.#o.now ?? Date.now)();
     if (kept && now - Date.parse(kept.readAt) < AGAIN_AFTER_MS) return undefined;

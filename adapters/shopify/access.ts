@@ -4,7 +4,9 @@
 // for its shop and renewed one at a time, across instances too (the store's exclusive lock). Tokens are
 // 'session' records, never in a log line, an error or an answer.
 import { InvalidJwtError, RequestedTokenType, type Shopify } from '@shopify/shopify-api';
+import { z } from 'zod';
 import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import { refusalOf, refusalText } from '../../src/net/refusal.ts';
 import { BridgeError } from '../../src/errors.ts';
 
@@ -26,6 +28,24 @@ export interface ShopifySession {
 }
 
 export const sessionId = (shop: string) => `shopify:${shop}`;
+
+/** A shop's access tokens, kept as the platform's access to it. */
+export const SHOPIFY_SESSION = recordType<ShopifySession>(
+  'session',
+  z.looseObject({
+    platform: z.literal('shopify'),
+    shop: z.string(),
+    mode: z.enum(['client_credentials', 'oauth_expiring', 'oauth', 'token_exchange', 'legacy']),
+    accessToken: z.string(),
+    expiresAt: z.string().nullable(),
+    refreshToken: z.string().optional(),
+    refreshTokenExpiresAt: z.string().optional(),
+    scope: z.string().optional(),
+    renewalRefusedAt: z.string().optional(),
+    updatedAt: z.string(),
+  }),
+  'shopify:',
+);
 
 /** What @shopify/shopify-api hands back from a grant, an exchange or a refresh. */
 type GrantedSession = {
@@ -74,7 +94,7 @@ export class ShopifyAccessError extends BridgeError<'no_access' | 'refused' | 'i
 }
 
 export interface ShopifyAccessOptions {
-  store: RecordRole & LedgerLifecycle;
+  store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>;
   /** The library, for the grants; absent when only a legacy token is configured. */
   app?: Shopify | undefined;
   /** The library with the previous client secret, during a rotation: session tokens Shopify still signs with it are exchanged with it. */
@@ -110,16 +130,13 @@ export class ShopifyAccess {
 
   /** Every shop the bridge can read: the own shop, and every shop installed by OAuth. */
   async shops(): Promise<string[]> {
-    const installed = (await this.#o.store.listRecords<ShopifySession>('session'))
-      .map(({ value }) => value)
-      .filter((session) => session.platform === 'shopify')
-      .map((session) => session.shop);
+    const installed = (await this.#o.store.listRecords(SHOPIFY_SESSION)).map(({ value }) => value.shop);
     return [...new Set([...(this.ownShopMode ? [this.#o.ownShop!] : []), ...installed])].sort();
   }
 
   async hasAccess(shop: string): Promise<boolean> {
     if (shop === this.#o.ownShop && this.ownShopMode) return true;
-    return (await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop))) !== undefined;
+    return (await this.#o.store.getRecord(SHOPIFY_SESSION, sessionId(shop))) !== undefined;
   }
 
   /**
@@ -128,7 +145,7 @@ export class ShopifyAccess {
    */
   async hasWorkingAccess(shop: string): Promise<boolean> {
     if (shop === this.#o.ownShop && this.ownShopMode) return true;
-    const session = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
+    const session = await this.#o.store.getRecord(SHOPIFY_SESSION, sessionId(shop));
     if (!session?.accessToken || session.renewalRefusedAt) return false;
     if (session.expiresAt === null || !this.#expiring(session)) return true;
     return (
@@ -157,7 +174,7 @@ export class ShopifyAccess {
       const result = await this.#o.store.exclusive(`shopify-token:${shop}`, async () => {
         if (await this.hasWorkingAccess(shop)) return;
         const session = await this.#tokenExchange(shop, sessionToken);
-        await this.#o.store.putRecord('session', sessionId(shop), session);
+        await this.#o.store.putRecord(SHOPIFY_SESSION, sessionId(shop), session);
       });
       if (result.ran) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -212,7 +229,7 @@ export class ShopifyAccess {
         );
       return this.#o.legacyToken;
     }
-    const session = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
+    const session = await this.#o.store.getRecord(SHOPIFY_SESSION, sessionId(shop));
     const fresh = session && !(renew && session.accessToken === refused) && !this.#expiring(session);
     if (fresh) return session.accessToken;
     return (await this.#renew(shop)).accessToken;
@@ -232,11 +249,11 @@ export class ShopifyAccess {
   }
 
   async #renewExclusively(shop: string): Promise<ShopifySession> {
-    const before = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
+    const before = await this.#o.store.getRecord(SHOPIFY_SESSION, sessionId(shop));
     for (let attempt = 0; attempt < 50; attempt++) {
       const result = await this.#o.store.exclusive(`shopify-token:${shop}`, async () => {
         // Another instance may have renewed it while we waited: use that one.
-        const current = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
+        const current = await this.#o.store.getRecord(SHOPIFY_SESSION, sessionId(shop));
         if (current && current.accessToken !== before?.accessToken && !this.#expiring(current)) return current;
         return this.#fetchNew(shop, current);
       });
@@ -277,7 +294,7 @@ export class ShopifyAccess {
       const described = describeGrantError(error, shop);
       // Kept, so that the shop is still listed and described; marked, so that the next open of the app replaces it.
       if (described.code === 'refused' && current?.refreshToken)
-        await this.#o.store.putRecord<ShopifySession>('session', sessionId(shop), {
+        await this.#o.store.putRecord(SHOPIFY_SESSION, sessionId(shop), {
           ...current,
           renewalRefusedAt: this.#now().toISOString(),
         });
@@ -286,14 +303,14 @@ export class ShopifyAccess {
     if (!session.accessToken)
       throw new ShopifyAccessError(`Shopify answered the token request for ${shop} without a token`, 'unavailable');
     // Both tokens in one record, one write: never a new access token with an old refresh token.
-    await this.#o.store.putRecord('session', sessionId(shop), session);
+    await this.#o.store.putRecord(SHOPIFY_SESSION, sessionId(shop), session);
     return session;
   }
 
   /** OAuth's answer for a shop: kept as its session, replacing any earlier one. */
   async saveInstalled(session: GrantedSession): Promise<void> {
-    await this.#o.store.putRecord<ShopifySession>(
-      'session',
+    await this.#o.store.putRecord(
+      SHOPIFY_SESSION,
       sessionId(session.shop),
       sessionOf(session, session.refreshToken ? 'oauth_expiring' : 'oauth', this.#now()),
     );
@@ -304,7 +321,7 @@ export class ShopifyAccess {
     shop: string,
   ): Promise<{ shop: string; mode: SessionMode | 'none'; expiresAt: string | null; scope: string | null }> {
     if (shop === this.#o.ownShop && this.#o.legacyToken) return { shop, mode: 'legacy', expiresAt: null, scope: null };
-    const session = await this.#o.store.getRecord<ShopifySession>('session', sessionId(shop));
+    const session = await this.#o.store.getRecord(SHOPIFY_SESSION, sessionId(shop));
     if (!session)
       return {
         shop,

@@ -3,6 +3,8 @@
 // loyalty account (docs/shopify.md, "Only your shops"). The webhook route asks before it stores a delivery,
 // so configured shops need no I/O and an allowed one is remembered; a shop not allowed is read again each
 // time, so that an allowance made on another instance counts at once.
+import { z } from 'zod';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
 export interface AllowedShopsOptions {
@@ -25,6 +27,11 @@ export interface OperatorAllowance {
 }
 
 const recordId = (shop: string) => `shopify:${shop}`;
+const KIND = recordType<OperatorAllowance>(
+  'allowed-shop',
+  z.looseObject({ allowedBy: z.string(), allowedAt: z.string() }),
+  'shopify:',
+);
 
 export class AllowedShops {
   readonly #o: AllowedShopsOptions;
@@ -44,7 +51,7 @@ export class AllowedShops {
     if (shop === this.#o.ownShop) return { allowed: true, why: 'own' };
     if (this.#configured.has(shop)) return { allowed: true, why: 'listed' };
     if (this.#byOperator.has(shop)) return { allowed: true, why: 'operator' };
-    if (await this.#o.store.getRecord<OperatorAllowance>('allowed-shop', recordId(shop))) {
+    if (await this.#o.store.getRecord(KIND, recordId(shop))) {
       this.#byOperator.add(shop);
       return { allowed: true, why: 'operator' };
     }
@@ -54,7 +61,7 @@ export class AllowedShops {
 
   /** A signed-in operator starts this shop's install from the dashboard. */
   async allowByOperator(shop: string, by: string): Promise<void> {
-    await this.#o.store.putRecord<OperatorAllowance>('allowed-shop', recordId(shop), {
+    await this.#o.store.putRecord(KIND, recordId(shop), {
       allowedBy: by,
       allowedAt: new Date().toISOString(),
     });
@@ -63,7 +70,7 @@ export class AllowedShops {
 
   /** The shops allowed by name (the own store, SHOPIFY_SHOPS, the operator's installs): open installs name none. */
   async named(): Promise<string[]> {
-    const byOperator = (await this.#o.store.listRecords<OperatorAllowance>('allowed-shop'))
+    const byOperator = (await this.#o.store.listRecords(KIND))
       .filter(({ id }) => id.startsWith('shopify:'))
       .map(({ id }) => id.slice('shopify:'.length));
     return [...new Set([...this.#configured, ...byOperator])];

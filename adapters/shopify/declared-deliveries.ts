@@ -4,6 +4,8 @@
 // (subscriptions.ts). X-Shopify-Name is not signed, so it counts only on a delivery that is not a duplicate.
 // Kept per shop and topic as a 'declared-delivery' record, which names no person.
 import type { DeliveryInfo } from '../../src/core/platform-adapter.ts';
+import { z } from 'zod';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
 import { DECLARED_FIELDS, SUBSCRIBED_TOPICS } from './topics.ts';
 
@@ -16,6 +18,11 @@ export interface DeclaredDelivery {
 }
 
 const recordId = (shop: string, topic: string) => `shopify:${shop}:${topic}`;
+const KIND = recordType<DeclaredDelivery>(
+  'declared-delivery',
+  z.looseObject({ platform: z.literal('shopify'), shop: z.string(), topic: z.string(), seenAt: z.string() }),
+  'shopify:',
+);
 
 export class DeclaredDeliveries {
   readonly #store: RecordRole;
@@ -36,8 +43,8 @@ export class DeclaredDeliveries {
     if (!counts) return;
     const id = recordId(info.shop, info.topic);
     if (this.#kept.has(id)) return;
-    if (!(await this.#store.getRecord<DeclaredDelivery>('declared-delivery', id))) {
-      await this.#store.putRecord<DeclaredDelivery>('declared-delivery', id, {
+    if (!(await this.#store.getRecord(KIND, id))) {
+      await this.#store.putRecord(KIND, id, {
         platform: 'shopify',
         shop: info.shop,
         topic: info.topic,
@@ -58,10 +65,7 @@ export class DeclaredDeliveries {
   async proven(shop: string): Promise<Set<string>> {
     const proven = new Set<string>();
     for (const topic of SUBSCRIBED_TOPICS) {
-      if (
-        this.#kept.has(recordId(shop, topic)) ||
-        (await this.#store.getRecord<DeclaredDelivery>('declared-delivery', recordId(shop, topic)))
-      )
+      if (this.#kept.has(recordId(shop, topic)) || (await this.#store.getRecord(KIND, recordId(shop, topic))))
         proven.add(topic);
     }
     const bySignedBody = [...proven].some((topic) => DECLARED_FIELDS.get(topic) !== undefined);

@@ -4,10 +4,12 @@
 // own. Each link's hmac is kept as a 'callback-payload' record until it can no longer pass; addRecord is
 // atomic across bridges, so of two uses racing exactly one wins.
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
 
-const KIND = 'callback-payload';
 const PREFIX = 'shopify-app-url:';
+const KIND = recordType<{ expiresAt: string }>('callback-payload', z.looseObject({ expiresAt: z.string() }), PREFIX);
 /** Shopify's 90 seconds either way, and a margin for bridges whose clocks differ. */
 const KEPT_MS = 5 * 60_000;
 
@@ -15,8 +17,8 @@ export type LinkStore = Pick<RecordRole, 'addRecord' | 'listRecords' | 'deleteRe
 
 /** True the first time this signed link (its hmac) is used; false for every use after. */
 export async function firstUseOfLink(store: LinkStore, hmac: string, now = Date.now()): Promise<boolean> {
-  for (const { id, value } of await store.listRecords<{ expiresAt?: string }>(KIND))
-    if (id.startsWith(PREFIX) && Date.parse(value?.expiresAt ?? '') < now) await store.deleteRecord(KIND, id);
+  for (const { id, value } of await store.listRecords(KIND))
+    if (Date.parse(value.expiresAt) < now) await store.deleteRecord(KIND, id);
   const id = `${PREFIX}${createHash('sha256').update(hmac).digest('hex')}`;
   const { added } = await store.addRecord(KIND, id, { expiresAt: new Date(now + KEPT_MS).toISOString() });
   return added;

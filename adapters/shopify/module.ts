@@ -177,4 +177,5 @@ export const shopifyModule = {
   },
   demo: shopifyDemo,
   unconfirmedWhy: UNCONFIRMED,
+  sharedRecords: ['session', 'shop', 'allowed-shop', 'declared-delivery', 'callback-payload'],
 } satisfies PlatformModule<typeof shopifySettings, ShopifyOwn>;

@@ -4,7 +4,9 @@
 // back untouched, so that is the bridge's one-time nonce, kept as its hash. The store's address must be https
 // and public (store-address.ts), or it would be a way into this machine's network.
 import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
+import { recordType, type RecordType } from '../../src/core/store/roles/record-types.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { asRecord } from '../shared/json.ts';
 import type { WooKeyPermissions } from './stores.ts';
@@ -33,6 +35,22 @@ export interface PendingConnect {
   expiresAt: string;
 }
 
+/** A connect in progress, kept beside the stores' connections (the platform's access) until its callback. */
+const PENDING = recordType<PendingConnect>(
+  'session',
+  z.looseObject({
+    platform: z.literal('woocommerce'),
+    purpose: z.enum(['connect', 'reentry']),
+    storeUrl: z.string(),
+    browser: z.string().optional(),
+    forMerchant: z.boolean().optional(),
+    forShop: z.string(),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+  }),
+  'woocommerce-connect:',
+);
+
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const nonceRecordId = (nonce: string) => `woocommerce-connect:${sha256(nonce)}`;
 
@@ -59,7 +77,7 @@ export interface ConnectOptions {
 
 /** Issues a nonce for the store and says where to send the merchant; a StoreAddressError says why not. */
 export async function beginWooConnect(
-  store: RecordRole & LedgerLifecycle,
+  store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>,
   address: string,
   urls: ConnectOptions,
   now = new Date(),
@@ -70,7 +88,7 @@ export async function beginWooConnect(
   await forgetExpired(store, now);
   const nonce = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + CONNECT_TTL_MS).toISOString();
-  await store.putRecord<PendingConnect>('session', nonceRecordId(nonce), {
+  await store.putRecord(PENDING, nonceRecordId(nonce), {
     platform: 'woocommerce',
     purpose: urls.reentry ? 'reentry' : 'connect',
     storeUrl,
@@ -92,30 +110,24 @@ export async function beginWooConnect(
   return { authorizeUrl: authorize.toString(), shop, storeUrl, expiresAt };
 }
 
-const isPending = (value: Partial<PendingConnect>) =>
-  value.platform === 'woocommerce' && (value.purpose === 'connect' || value.purpose === 'reentry');
-
-async function forgetExpired(store: RecordRole & LedgerLifecycle, now: Date): Promise<void> {
-  for (const { id, value } of await store.listRecords<Partial<PendingConnect>>('session')) {
-    if (isPending(value) && Date.parse(value.expiresAt ?? '') <= now.getTime()) await store.deleteRecord('session', id);
+async function forgetExpired(store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>, now: Date): Promise<void> {
+  for (const { id, value } of await store.listRecords(PENDING)) {
+    if (Date.parse(value.expiresAt) <= now.getTime()) await store.deleteRecord(PENDING, id);
   }
 }
 
 /** A shop's re-entries started and not yet answered, unexpired: their record ids and when each was made. */
 export async function pendingReentries(
-  store: RecordRole & LedgerLifecycle,
+  store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>,
   shop: string,
   now = new Date(),
-): Promise<Array<{ kind: 'session'; id: string; createdAt: string }>> {
-  return (await store.listRecords<Partial<PendingConnect>>('session'))
+): Promise<Array<{ type: RecordType<unknown>; id: string; createdAt: string }>> {
+  return (await store.listRecords(PENDING))
     .filter(
       ({ value }) =>
-        isPending(value) &&
-        value.purpose === 'reentry' &&
-        value.forShop === shop &&
-        Date.parse(value.expiresAt ?? '') > now.getTime(),
+        value.purpose === 'reentry' && value.forShop === shop && Date.parse(value.expiresAt) > now.getTime(),
     )
-    .map(({ id, value }) => ({ kind: 'session' as const, id, createdAt: value.createdAt ?? '' }));
+    .map(({ id, value }) => ({ type: PENDING, id, createdAt: value.createdAt }));
 }
 
 /** What WooCommerce POSTs to callback_url. */
@@ -172,7 +184,7 @@ export function readWooKeys(
  * Two callbacks with the same nonce at once get one success between them.
  */
 export async function takeWooCallback(
-  store: RecordRole & LedgerLifecycle,
+  store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>,
   body: unknown,
   now = new Date(),
 ): Promise<CallbackResult> {
@@ -180,13 +192,12 @@ export async function takeWooCallback(
   if (!read.ok) return read;
   const id = nonceRecordId(read.keys.nonce);
   const taken = await store.exclusive(id, async () => {
-    const pending = await store.getRecord<PendingConnect>('session', id);
-    if (pending) await store.deleteRecord('session', id);
+    const pending = await store.getRecord(PENDING, id);
+    if (pending) await store.deleteRecord(PENDING, id);
     return pending;
   });
   const pending = taken.ran ? taken.value : undefined;
-  if (!pending || !isPending(pending))
-    return { ok: false, status: 401, reason: 'unknown or already used connect nonce (user_id)' };
+  if (!pending) return { ok: false, status: 401, reason: 'unknown or already used connect nonce (user_id)' };
   if (Date.parse(pending.expiresAt) <= now.getTime())
     return { ok: false, status: 401, reason: 'the connect link expired; start again from the dashboard' };
   return { ok: true, keys: read.keys, pending };

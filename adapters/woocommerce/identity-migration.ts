@@ -6,7 +6,9 @@
 import type { Logger } from '../../src/logger.ts';
 import { FACTS, type Fact } from '../../src/core/order-event.ts';
 import type { OrderRecord } from '../../src/core/order-record.ts';
-import type { DeadLetter, ShopState } from '../../src/core/store/ledger-store.ts';
+import { z } from 'zod';
+import type { DeadLetter } from '../../src/core/store/ledger-store.ts';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { PlatformStore } from '../../src/core/platform-module.ts';
 import { legacyWooShopNames, wooShopOf } from './shop-identity.ts';
 
@@ -39,8 +41,28 @@ interface Checked {
   sampled: boolean;
 }
 const CHECKED_ID = 'woocommerce-identity-checked';
+const CHECKED = recordType<Checked>(
+  'migration',
+  z.looseObject({ shops: z.array(z.string()), sampled: z.boolean() }),
+  CHECKED_ID,
+);
 
 const journalId = (from: string) => `woocommerce-shop:${from}`;
+const JOURNAL = recordType<Journal>(
+  'migration',
+  z.looseObject({
+    platform: z.literal('woocommerce-identity'),
+    from: z.string(),
+    to: z.string(),
+    step: z.enum(['copy', 'erase', 'claim']),
+    lpOrderIds: z.array(z.tuple([z.string(), z.string()])),
+    startedAt: z.string(),
+  }),
+  journalId(''),
+);
+/** A shop's record the move carries to its new name as it is, without reading it. */
+const movedRecord = (kind: 'reconciliation' | 'shop') =>
+  recordType<Record<string, unknown>>(kind, z.looseObject({}), `${PLATFORM}:`);
 const keyOf = (shop: string, orderId: string) => `${PLATFORM}:${shop}:${orderId}`;
 
 /** The newer of two snapshot details by the sort key of the event each was taken from. */
@@ -115,9 +137,8 @@ export class WooIdentityMigration {
    */
   async pending(knownShops: string[]): Promise<{ moves: Array<{ from: string; to: string }>; checked: Checked }> {
     const moves = new Map<string, string>();
-    for (const { value } of await this.#store.listRecords<Journal>('migration'))
-      if (value.platform === 'woocommerce-identity') moves.set(value.from, value.to);
-    const checked = (await this.#store.getRecord<Checked>('migration', CHECKED_ID)) ?? { shops: [], sampled: false };
+    for (const { value } of await this.#store.listRecords(JOURNAL)) moves.set(value.from, value.to);
+    const checked = (await this.#store.getRecord(CHECKED, CHECKED_ID)) ?? { shops: [], sampled: false };
     const known = new Set(knownShops);
     const hasOrders = async (shop: string) =>
       (await this.#store.listOrders({ platform: PLATFORM, shop, page: 1, limit: 1 })).total > 0;
@@ -161,13 +182,13 @@ export class WooIdentityMigration {
         `WooCommerce orders kept under "${from}" now belong to "${to}", the one name of that store`,
       );
     }
-    await this.#store.putRecord('migration', CHECKED_ID, checked);
+    await this.#store.putRecord(CHECKED, CHECKED_ID, checked);
     return reports;
   }
 
   async rename(from: string, to: string): Promise<RenameReport> {
     const report: RenameReport = { from, to, orders: 0, merged: 0, deadLetters: 0 };
-    let journal = (await this.#store.getRecord<Journal>('migration', journalId(from))) ?? {
+    let journal: Journal = (await this.#store.getRecord(JOURNAL, journalId(from))) ?? {
       platform: 'woocommerce-identity',
       from,
       to,
@@ -178,12 +199,12 @@ export class WooIdentityMigration {
     if (journal.step === 'copy') {
       journal = { ...journal, lpOrderIds: await this.#copy(from, to, report) };
       journal.step = 'erase';
-      await this.#store.putRecord('migration', journalId(from), journal);
+      await this.#store.putRecord(JOURNAL, journalId(from), journal);
     }
     if (journal.step === 'erase') {
       await this.#store.eraseShop(PLATFORM, from);
       journal.step = 'claim';
-      await this.#store.putRecord('migration', journalId(from), journal);
+      await this.#store.putRecord(JOURNAL, journalId(from), journal);
     }
     for (const [lpOrderId, key] of journal.lpOrderIds) {
       const owner = await this.#store.claimLpOrderId(lpOrderId, key);
@@ -193,7 +214,7 @@ export class WooIdentityMigration {
           'an lp_orderid of a renamed WooCommerce order is claimed by another order',
         );
     }
-    await this.#store.deleteRecord('migration', journalId(from));
+    await this.#store.deleteRecord(JOURNAL, journalId(from));
     return report;
   }
 
@@ -272,9 +293,10 @@ export class WooIdentityMigration {
   /** The reconciliation mark and install state follow, unless the new name has its own already. */
   async #moveRecords(from: string, to: string): Promise<void> {
     for (const kind of ['reconciliation', 'shop'] as const) {
-      const old = await this.#store.getRecord<Partial<ShopState>>(kind, `${PLATFORM}:${from}`);
-      if (!old || (await this.#store.getRecord(kind, `${PLATFORM}:${to}`))) continue;
-      await this.#store.putRecord(kind, `${PLATFORM}:${to}`, { ...old, shop: to });
+      const type = movedRecord(kind);
+      const old = await this.#store.getRecord(type, `${PLATFORM}:${from}`);
+      if (!old || (await this.#store.getRecord(type, `${PLATFORM}:${to}`))) continue;
+      await this.#store.putRecord(type, `${PLATFORM}:${to}`, { ...old, shop: to });
     }
   }
 }

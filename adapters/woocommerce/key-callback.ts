@@ -12,13 +12,13 @@ import { parseJsonLossless } from '../shared/json.ts';
 import { takeWooCallback } from './connect.ts';
 import { keepReturnTicket } from './connect-return.ts';
 import { storeAddressProblem } from './store-address.ts';
-import { wooConnectionId, type WooConnection, type WooStores } from './stores.ts';
+import { WOO_CONNECTION, wooConnectionId, type WooStores } from './stores.ts';
 
 /** A key's callback is a few hundred bytes: nothing bigger is read. */
 const CALLBACK_LIMIT = 16 * 1024;
 
 export interface WooCallbackParts {
-  store: RecordRole & LedgerLifecycle;
+  store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>;
   stores: WooStores;
   logger: Logger;
   /** Which store addresses may be connected: asked again now, since the setting may have changed since the connect began. */
@@ -39,7 +39,7 @@ export async function keepWooKeys(
   const refused = await userAddressRefusal(new URL(pending.storeUrl), parts.addresses);
   if (refused) return { ok: false, status: 400, reason: storeAddressProblem(refused) };
   const shop = pending.forShop;
-  const before = await parts.store.getRecord<WooConnection>('session', wooConnectionId(shop));
+  const before = await parts.store.getRecord(WOO_CONNECTION, wooConnectionId(shop));
   const ticket = { purpose: pending.purpose, forShop: shop, storeUrl: pending.storeUrl, keyId: keys.keyId };
   if (pending.purpose === 'reentry') {
     // Only for the store as it is connected: one disconnected, or connected again elsewhere since, is not re-entered.

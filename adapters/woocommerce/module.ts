@@ -14,7 +14,7 @@ import { wooShopNamed } from './shop-identity.ts';
 import { wooSettings } from './settings.ts';
 import { wooStorePages } from './store-pages.ts';
 import { WooStores } from './stores.ts';
-import { StoreNames } from '../shared/store-names.ts';
+import { StoreNames, storeNameType } from '../shared/store-names.ts';
 import { readWooSiteName, wooStoreLabel } from './site-name.ts';
 import { wooConnectProblem } from './connect-problem.ts';
 import { pluginConnectRoute } from './plugin-connect.ts';
@@ -48,7 +48,7 @@ export const wooModule = {
     const pages = wooStorePages({ store, stores, publicUrl, appName, addresses: storeAddresses, logger });
     const names = new StoreNames({
       store,
-      kind: 'woocommerce-store-name',
+      type: storeNameType('woocommerce-store-name'),
       platform: 'woocommerce',
       read: async (shop) => {
         const site = await stores.site(shop);
@@ -152,4 +152,5 @@ export const wooModule = {
   },
   demo: wooDemo,
   shopName: wooShopNamed,
+  sharedRecords: ['session', 'shop', 'shop-link', 'reconciliation', 'migration'],
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

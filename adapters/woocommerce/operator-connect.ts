@@ -12,7 +12,7 @@ import { StoreAddressError, wooShopOf, wooStoreUrl } from './shop-identity.ts';
 import { RETURN_PATH } from './store-pages.ts';
 
 export interface OperatorConnectParts {
-  store: RecordRole & LedgerLifecycle;
+  store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>;
   publicUrl: string | undefined;
   appName: string;
   addresses: UserAddressPolicy;

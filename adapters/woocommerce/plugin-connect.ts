@@ -6,12 +6,13 @@
 // for the store the code was asked for, and only when the plugin's site is that store.
 import { createHash, randomBytes } from 'node:crypto';
 import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
+import { z } from 'zod';
 import type { RecordRole } from '../../src/core/store/ledger-store.ts';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { Logger } from '../../src/logger.ts';
 import { keepPluginKey, newPluginKey } from './plugin-keys.ts';
 import { StoreAddressError, wooShopOf, wooStoreUrl } from './shop-identity.ts';
 
-const KIND = 'woo-plugin-code';
 export const PLUGIN_CODE_TTL_MS = 15 * 60_000;
 export const PLUGIN_CONNECT_PATH = '/plugin/connect';
 /** The JSON the plugin sends is a few hundred bytes; nothing much bigger is read. */
@@ -26,6 +27,11 @@ interface PluginCode {
   expiresAt: string;
 }
 
+const KIND = recordType<PluginCode>(
+  'woo-plugin-code',
+  z.looseObject({ platform: z.literal('woocommerce'), shop: z.string(), createdAt: z.string(), expiresAt: z.string() }),
+);
+
 const codeRecordId = (code: string) => `woo-plugin-code:${createHash('sha256').update(code).digest('hex')}`;
 
 /**
@@ -38,12 +44,12 @@ export async function issuePluginCode(
   publicUrl: string,
   now = new Date(),
 ): Promise<{ code: string; expiresAt: string }> {
-  for (const { id, value } of await store.listRecords<Partial<PluginCode>>(KIND))
-    if (value.shop === shop || Date.parse(value.expiresAt ?? '') <= now.getTime()) await store.deleteRecord(KIND, id);
+  for (const { id, value } of await store.listRecords(KIND))
+    if (value.shop === shop || Date.parse(value.expiresAt) <= now.getTime()) await store.deleteRecord(KIND, id);
   const address = Buffer.from(publicUrl.replace(/\/+$/, ''), 'utf8').toString('base64url');
   const code = `lb1.${address}.${randomBytes(32).toString('base64url')}`;
   const expiresAt = new Date(now.getTime() + PLUGIN_CODE_TTL_MS).toISOString();
-  await store.putRecord<PluginCode>(KIND, codeRecordId(code), {
+  await store.putRecord(KIND, codeRecordId(code), {
     platform: 'woocommerce',
     shop,
     createdAt: now.toISOString(),
@@ -144,7 +150,7 @@ export function pluginConnectRoute({ store, logger, now = () => new Date() }: Pl
       // One step decides: the code is taken (deleted) only if it is there, unexpired, and for this site's store.
       // Of two exchanges at once, the second finds it gone. `change` may run more than once: it only decides.
       const decided: { verdict: Verdict; code?: PluginCode } = { verdict: 'unknown' };
-      const taken = await store.changeRecord<PluginCode>(KIND, codeRecordId(sent.code), (current) => {
+      const taken = await store.changeRecord(KIND, codeRecordId(sent.code), (current) => {
         decided.verdict = verdictOn(current, site.shop, at);
         decided.code = current;
         // An expired code goes too; one for another store stays for its own.
@@ -169,7 +175,7 @@ export function pluginConnectRoute({ store, logger, now = () => new Date() }: Pl
         });
       } catch (error) {
         // The key was not kept: the code is put back, so the merchant's Connect works again with the same code.
-        await store.addRecord<PluginCode>(KIND, codeRecordId(sent.code), decided.code!).catch(() => undefined);
+        await store.addRecord(KIND, codeRecordId(sent.code), decided.code!).catch(() => undefined);
         logger.warn(
           { err: error, shop: site.shop },
           'a WordPress plugin’s key could not be kept; its code works again',

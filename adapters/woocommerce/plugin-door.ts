@@ -13,15 +13,16 @@
 import { createHash } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
 import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
+import { z } from 'zod';
 import type { RecordRole } from '../../src/core/store/ledger-store.ts';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { Logger } from '../../src/logger.ts';
 import { keptSecret, newSecret, secretHash } from '../shared/browser-secret.ts';
 import { wooConnectProblem } from './connect-problem.ts';
 import { pluginKeyOf } from './plugin-keys.ts';
 import { DOOR_PURPOSE, readPayload, signedPayload } from './plugin-signature.ts';
-import { wooConnectionId, type WooConnection } from './stores.ts';
+import { WOO_CONNECTION, wooConnectionId } from './stores.ts';
 
-const KIND = 'woo-plugin-door';
 export const DOOR_COOKIE = '__Host-loyalty-bridge-door';
 export const PLUGIN_DOOR_PATH = '/plugin-door';
 export const PLUGIN_DOOR_FINISH_PATH = '/plugin-door/finish';
@@ -43,6 +44,11 @@ interface SpentNonce {
   spentAt: string;
   expiresAt: string;
 }
+
+const KIND = recordType<SpentNonce>(
+  'woo-plugin-door',
+  z.looseObject({ platform: z.literal('woocommerce'), shop: z.string(), spentAt: z.string(), expiresAt: z.string() }),
+);
 
 const doorRecordId = (nonce: string) => `woo-plugin-door:${secretHash(nonce)}`;
 
@@ -92,7 +98,7 @@ export function pluginDoorRoutes({
     const key = shop ? await pluginKeyOf(store, shop) : undefined;
     if (!key) return page(404, 'This store is not connected', 'Connect the Loyalty points plugin in WordPress first.');
     // The operator's connection names where the store's WordPress is; the plugin's own address otherwise.
-    const connection = await store.getRecord<WooConnection>('session', wooConnectionId(shop));
+    const connection = await store.getRecord(WOO_CONNECTION, wooConnectionId(shop));
     const storeUrl = connection?.url ?? key.storeUrl;
     const secret = newSecret();
     // Where the plugin said its wp-admin is (WordPress in a directory of its own), else where WordPress puts it.
@@ -121,13 +127,13 @@ export function pluginDoorRoutes({
    */
   async function spend(nonce: string, shop: string, at: Date): Promise<boolean> {
     let live = 0;
-    for (const { id, value } of await store.listRecords<Partial<SpentNonce>>(KIND))
-      if (Date.parse(value.expiresAt ?? '') <= at.getTime()) await store.deleteRecord(KIND, id);
+    for (const { id, value } of await store.listRecords(KIND))
+      if (Date.parse(value.expiresAt) <= at.getTime()) await store.deleteRecord(KIND, id);
       else if (value.shop === shop) live += 1;
     // Only the store's own key signs, but a store (or a copy of its key) could sign finishes by the thousand: past
     // this it spends nothing more for a while, and a door of its own opens nothing until the spent ones expire.
     if (live >= SPENT_PER_STORE) return false;
-    const { added } = await store.addRecord<SpentNonce>(KIND, doorRecordId(nonce), {
+    const { added } = await store.addRecord(KIND, doorRecordId(nonce), {
       platform: 'woocommerce',
       shop,
       spentAt: at.toISOString(),

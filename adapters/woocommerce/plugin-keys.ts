@@ -2,9 +2,9 @@
 // connects, one per store, a later connect replacing it. Kept as a `woo-plugin-key` record whose key field the
 // store seals (records.ts); it names the platform and shop, so it goes when the shop is erased.
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { RecordRole } from '../../src/core/store/roles/records.ts';
-
-const KIND = 'woo-plugin-key';
 
 export interface PluginKey {
   platform: 'woocommerce';
@@ -21,6 +21,21 @@ export interface PluginKey {
   connectedAt: string;
 }
 
+const KIND = recordType<PluginKey>(
+  'woo-plugin-key',
+  z.looseObject({
+    platform: z.literal('woocommerce'),
+    shop: z.string(),
+    keyId: z.string(),
+    key: z.string(),
+    storeUrl: z.string(),
+    adminUrl: z.string().optional(),
+    pluginVersion: z.string().optional(),
+    connectedAt: z.string(),
+  }),
+  'woocommerce:',
+);
+
 /** What checks a signature: the store's current key and its id. */
 export type KeyOf = (shop: string) => Promise<Pick<PluginKey, 'keyId' | 'key'> | undefined>;
 
@@ -32,12 +47,12 @@ export function newPluginKey(): Pick<PluginKey, 'keyId' | 'key'> {
 
 /** The store's current plugin key, if its plugin is connected. */
 export function pluginKeyOf(store: Pick<RecordRole, 'getRecord'>, shop: string): Promise<PluginKey | undefined> {
-  return store.getRecord<PluginKey>(KIND, pluginKeyRecordId(shop));
+  return store.getRecord(KIND, pluginKeyRecordId(shop));
 }
 
 /** Keeps a store's new key, replacing any earlier one: what that one signed opens nothing from now on. */
 export function keepPluginKey(store: Pick<RecordRole, 'putRecord'>, key: PluginKey): Promise<void> {
-  return store.putRecord<PluginKey>(KIND, pluginKeyRecordId(key.shop), key);
+  return store.putRecord(KIND, pluginKeyRecordId(key.shop), key);
 }
 
 /**
@@ -49,7 +64,7 @@ export async function forgetPluginKey(
   shop: string,
   keyId: string,
 ): Promise<boolean> {
-  const { changed } = await store.changeRecord<PluginKey>(KIND, pluginKeyRecordId(shop), (current) =>
+  const { changed } = await store.changeRecord(KIND, pluginKeyRecordId(shop), (current) =>
     current?.keyId === keyId ? { delete: true } : undefined,
   );
   return changed;

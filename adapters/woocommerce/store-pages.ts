@@ -13,7 +13,7 @@ import { beginWooConnect, CONNECT_TTL_MS, pendingReentries } from './connect.ts'
 import { reentryTickets, takeReturnTicket, type ReturnTicket } from './connect-return.ts';
 import { wooConnectProblem } from './connect-problem.ts';
 import { StoreAddressError, wooShopOf, wooStoreUrl } from './shop-identity.ts';
-import { wooConnectionId, type WooConnection, type WooStores } from './stores.ts';
+import { WOO_CONNECTION, wooConnectionId, type WooStores } from './stores.ts';
 
 /**
  * Sign-ins of one store under way at once (started, or approved and awaiting
@@ -32,7 +32,7 @@ const OPEN_URL = `/woocommerce${OPEN_PATH}`;
 const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } as const;
 
 export interface WooPagesParts {
-  store: RecordRole & LedgerLifecycle;
+  store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>;
   stores: WooStores;
   publicUrl: string | undefined;
   appName: string;
@@ -41,8 +41,8 @@ export interface WooPagesParts {
 }
 
 /** The connection the bridge made for this store through /wc-auth, if it has one (not the environment's store). */
-const connectionOf = (store: RecordRole & LedgerLifecycle, shop: string) =>
-  store.getRecord<WooConnection>('session', wooConnectionId(shop));
+const connectionOf = (store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>, shop: string) =>
+  store.getRecord(WOO_CONNECTION, wooConnectionId(shop));
 
 const page = (status: number, title: string, text: string, again = true): PlatformAnswer => ({
   status,
@@ -156,7 +156,7 @@ export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; 
       a.createdAt.localeCompare(b.createdAt),
     );
     for (const oldest of under.slice(0, Math.max(0, under.length - REENTRIES_AT_ONCE + 1)))
-      await store.deleteRecord(oldest.kind, oldest.id);
+      await store.deleteRecord(oldest.type, oldest.id);
   }
 
   /** The store's page opens for this approval; a re-entry's key first replaces the store's old one, once the store took it. */

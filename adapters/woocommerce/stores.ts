@@ -3,7 +3,9 @@
 // named the same way (shop-identity.ts), so a store connected after being configured is one store.
 // Deliveries are verified before the answer, so the secrets are cached (shared/cached-records.ts).
 import { DEFAULT_ACCOUNT } from '../../src/core/accounts.ts';
+import { z } from 'zod';
 import type { RecordRole } from '../../src/core/store/ledger-store.ts';
+import { recordType } from '../../src/core/store/roles/record-types.ts';
 import type { OutboundPolicy } from '../../src/net/outbound.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
 import { CachedRecords } from '../shared/cached-records.ts';
@@ -31,6 +33,33 @@ export interface WooConnection {
 }
 
 export const wooConnectionId = (shop: string) => `woocommerce:${shop}`;
+
+/** A store's connection, kept as the platform's access to it (a connect in progress lives beside it: connect.ts). */
+export const WOO_CONNECTION = recordType<WooConnection>(
+  'session',
+  z.looseObject({
+    platform: z.literal('woocommerce'),
+    shop: z.string(),
+    url: z.string(),
+    consumerKey: z.string(),
+    consumerSecret: z.string(),
+    keyId: z.number().nullable(),
+    keyPermissions: z.enum(['read', 'write', 'read_write']),
+    webhookSecret: z.string(),
+    authMode: z.enum(['basic', 'query']).optional(),
+    forMerchant: z.boolean().optional(),
+    connectedAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  'woocommerce:',
+);
+
+/** Which loyalty account a store earns on (the core keeps the link), as the store's own page asks. */
+const LINKED_ACCOUNT = recordType<{ account: string }>(
+  'shop-link',
+  z.looseObject({ account: z.string() }),
+  'woocommerce:',
+);
 
 export interface WooEnvironment {
   url?: string | undefined;
@@ -76,8 +105,8 @@ export class WooStores {
   constructor(options: WooStoresOptions) {
     this.#o = options;
     this.#envShop = options.env.url ? wooShopOf(options.env.url) : undefined;
-    this.#cache = new CachedRecords(options.store, wooConnectionId, options.now);
-    this.#links = new CachedRecords(options.store, wooConnectionId, options.now, 'shop-link');
+    this.#cache = new CachedRecords(options.store, WOO_CONNECTION, wooConnectionId, options.now);
+    this.#links = new CachedRecords(options.store, LINKED_ACCOUNT, wooConnectionId, options.now);
   }
 
   /** The shop of the environment-configured store, if there is one. */
@@ -86,7 +115,7 @@ export class WooStores {
   }
 
   #connections(): Promise<WooConnection[]> {
-    return this.#cache.all('woocommerce', (value) => typeof value.consumerKey === 'string');
+    return this.#cache.all();
   }
 
   #connection(shop: string, fresh = false): Promise<WooConnection | undefined> {
@@ -232,7 +261,7 @@ export class WooStores {
   /** Kept with a connected store, so that a restart does not learn it again; the configured store learns it once per run. */
   async #rememberAuthMode(shop: string, consumerKey: string, mode: WooAuthMode): Promise<void> {
     // In one step, and only while the store still has the key that learnt it: a key replaced meanwhile stays replaced.
-    await this.#o.store.changeRecord<WooConnection>('session', wooConnectionId(shop), (connection) =>
+    await this.#o.store.changeRecord(WOO_CONNECTION, wooConnectionId(shop), (connection) =>
       connection?.consumerKey === consumerKey
         ? { put: { ...connection, authMode: mode, updatedAt: new Date().toISOString() } }
         : undefined,
@@ -279,13 +308,10 @@ export class WooStores {
     since: Pick<WooConnection, 'url' | 'connectedAt'>,
     key: Pick<WooConnection, 'consumerKey' | 'consumerSecret' | 'keyId' | 'keyPermissions'>,
   ): Promise<boolean> {
-    const { changed, value } = await this.#o.store.changeRecord<WooConnection>(
-      'session',
-      wooConnectionId(shop),
-      (current) =>
-        current?.url === since.url && current.connectedAt === since.connectedAt
-          ? { put: { ...current, ...key, updatedAt: new Date().toISOString() } }
-          : undefined,
+    const { changed, value } = await this.#o.store.changeRecord(WOO_CONNECTION, wooConnectionId(shop), (current) =>
+      current?.url === since.url && current.connectedAt === since.connectedAt
+        ? { put: { ...current, ...key, updatedAt: new Date().toISOString() } }
+        : undefined,
     );
     if (changed && value) this.#keep(value);
     return changed;
@@ -293,7 +319,7 @@ export class WooStores {
 
   /** Keeps a store's connection (a new one, or new keys for a store connected before, whose webhook secret stays). */
   async save(connection: WooConnection): Promise<void> {
-    await this.#o.store.putRecord<WooConnection>('session', wooConnectionId(connection.shop), connection);
+    await this.#o.store.putRecord(WOO_CONNECTION, wooConnectionId(connection.shop), connection);
     this.#keep(connection);
   }
 

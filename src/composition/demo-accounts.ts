@@ -5,6 +5,7 @@ import { trialAccountInput, type BridgeSandbox } from '../accounts/sandbox-trial
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { DATA_REQUEST_KIND } from '../core/privacy.ts';
 import type { DemoPlayer } from './demo-store.ts';
 
 /** Who the audit says made the demo's accounts and links. */
@@ -46,9 +47,9 @@ export async function forgetDemoShops(
 ): Promise<void> {
   const demo = (await registry.links()).filter((link) => link.by === DEMO_BY);
   for (const { platform, shop } of demo) await registry.forgetShop(platform, shop);
-  const asked = await store.listRecords<{ platform: string; shop: string }>('data-request');
+  const asked = await store.listRecords(DATA_REQUEST_KIND);
   for (const { id, value } of asked)
     if (demo.some((link) => link.platform === value.platform && link.shop === value.shop))
-      await store.deleteRecord('data-request', id);
+      await store.deleteRecord(DATA_REQUEST_KIND, id);
   if (demo.length > 0) logger.info({ shops: demo.length }, "the demo's shops and their trial accounts were removed");
 }

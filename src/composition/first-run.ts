@@ -5,6 +5,8 @@
 // start-up lines have scrolled them up by then), and again when the shop's link was used (its next one).
 import { randomBytes } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
+import { z } from 'zod';
+import { recordType } from '../core/store/roles/record-types.ts';
 import { isSet, runsDemoStore, type Config } from '../config.ts';
 import type { Engine } from '../core/engine.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
@@ -57,7 +59,8 @@ export async function firstRunConfig(
 
 /** A new store's first order id, as a platform whose ids are its orders' names numbers them ("#100"). */
 const FIRST_ORDER_ID = 100;
-const IDS_RECORD = ['demo-order-ids', 'next'] as const;
+const IDS = recordType<{ next: number }>('demo-order-ids', z.looseObject({ next: z.number() }));
+const IDS_ID = 'next';
 
 /**
  * The demo's order ids, small as a store's own: this run's first is the one after an earlier run's last (kept in the
@@ -67,13 +70,13 @@ async function demoOrderIds(
   store: Pick<LedgerStore, 'getRecord' | 'putRecord'>,
   logger: Logger,
 ): Promise<{ first: number; used(next: number): void }> {
-  const first = (await store.getRecord<{ next: number }>(...IDS_RECORD))?.next ?? FIRST_ORDER_ID;
+  const first = (await store.getRecord(IDS, IDS_ID))?.next ?? FIRST_ORDER_ID;
   let kept = Promise.resolve();
   return {
     first,
     used: (next) => {
       kept = kept
-        .then(() => store.putRecord(...IDS_RECORD, { next }))
+        .then(() => store.putRecord(IDS, IDS_ID, { next }))
         .catch((error: unknown) => logger.warn({ err: error }, 'the demo could not keep its next order id'));
     },
   };

@@ -3,10 +3,16 @@
 // public defaults). Kept in the ledger: they outlive a restart, reach the CLI's local commands, are shared by
 // instances on one PostgreSQL (one key, one rate budget), and are sealed there with the ledger's other secrets.
 import type { Config } from '../config.ts';
+import { z } from 'zod';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { recordType } from '../core/store/roles/record-types.ts';
 import { arePublic, randomSandboxCredentials, type SandboxCredentials } from '../sandbox/credentials.ts';
 
-const KIND = 'sandbox-credentials';
+// Read as whatever they hold: credentials damaged by hand are made again (below), not an error.
+const KIND = recordType<{ apiKey: unknown; brandId: unknown }>(
+  'sandbox-credentials',
+  z.looseObject({ apiKey: z.unknown(), brandId: z.unknown() }).catch({ apiKey: undefined, brandId: undefined }),
+);
 const ID = 'bridge';
 
 type RecordAccess = Pick<LedgerStore, 'addRecord' | 'putRecord'>;
@@ -16,7 +22,7 @@ export async function bridgeSandboxCredentials(config: Config, store: RecordAcce
   const configured = { apiKey: config.SANDBOX_API_KEY, brandId: config.SANDBOX_BRAND_ID };
   if (!arePublic(configured)) return configured;
   // The first instance to start makes them; every other one (and every later start) reads them.
-  const { value } = await store.addRecord<SandboxCredentials>(KIND, ID, randomSandboxCredentials());
+  const { value } = await store.addRecord(KIND, ID, randomSandboxCredentials());
   if (isUsable(value)) return value;
   // Damaged by hand: nothing outside the bridge holds them, so new ones do no harm.
   const fresh = randomSandboxCredentials();
@@ -24,8 +30,8 @@ export async function bridgeSandboxCredentials(config: Config, store: RecordAcce
   return fresh;
 }
 
-const isUsable = (value: unknown): value is SandboxCredentials => {
-  const { apiKey, brandId } = (value ?? {}) as Partial<Record<keyof SandboxCredentials, unknown>>;
+const isUsable = (value: { apiKey: unknown; brandId: unknown }): value is SandboxCredentials => {
+  const { apiKey, brandId } = value;
   return (
     typeof apiKey === 'string' &&
     typeof brandId === 'string' &&

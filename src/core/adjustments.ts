@@ -3,6 +3,7 @@
 // not take effect, and one whose outcome is unknown (a timeout, a 5xx) becomes a dead letter, for a person
 // to check the customer's history before sending it again.
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { LoyaltyResult } from '../loyalty/client.ts';
 import { DEFAULT_ACCOUNT, type Accounts, type AccountRuntime } from './accounts.ts';
 import type { ServiceCustomer } from './storefront/customer-points.ts';
@@ -10,6 +11,8 @@ import { LoyaltyError } from '../loyalty/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Adjustment, DeadLetter, DeadLetterRole, RecordRole } from './store/ledger-store.ts';
 import { tellCustomerCall, type CustomerCall, type CustomerCallListener } from './customer-calls.ts';
+import { adjustmentFields } from './store/roles/core-kinds.ts';
+import { recordType } from './store/roles/record-types.ts';
 
 export interface EarnRequest {
   activityId: string;
@@ -43,7 +46,41 @@ export interface AdjustmentResult {
   deadLetter?: DeadLetter | undefined;
 }
 
-type Stored = Adjustment & { request: EarnRequest | RedeemRequest };
+/** Without a request: erased with its customer (customer-records.ts), or kept by a release before requests were. */
+type Stored = Adjustment & { request?: EarnRequest | RedeemRequest | undefined };
+
+const maybe = <T extends z.ZodType>(schema: T) => schema.optional();
+const askingShop = maybe(z.looseObject({ platform: z.string(), shop: z.string() }));
+/** An adjustment with the request sent, so that a person can send it again (resend). */
+export const STORED = recordType<Stored>(
+  'adjustment',
+  z.looseObject({
+    ...adjustmentFields,
+    request: z
+      .union([
+        z.looseObject({
+          activityId: z.string(),
+          points: maybe(z.number()),
+          name: z.string(),
+          email: z.string(),
+          mobile: z.string(),
+          description: maybe(z.string()),
+          reason: z.string(),
+          account: maybe(z.string()),
+          shop: askingShop,
+        }),
+        z.looseObject({
+          email: maybe(z.string()),
+          mobile: maybe(z.string()),
+          points: z.number(),
+          reason: z.string(),
+          account: maybe(z.string()),
+          shop: askingShop,
+        }),
+      ])
+      .optional(),
+  }),
+);
 
 /** A customer's reward codes against their balance, around a take-back by hand (wired to cover-checks.ts). */
 export interface TakeBackChecks {
@@ -85,13 +122,13 @@ export class Adjustments {
 
   /** Sends a dead-lettered adjustment again, under its own id: a person checked it was not applied. */
   async resend(id: string): Promise<AdjustmentResult | undefined> {
-    const stored = await this.#store.getRecord<Stored>('adjustment', id);
+    const stored = await this.#store.getRecord(STORED, id);
     if (!stored?.request) return undefined;
     return this.#send({ id, kind: stored.kind, by: stored.by, request: stored.request });
   }
 
   async list(): Promise<Adjustment[]> {
-    return (await this.#store.listRecords<Stored>('adjustment'))
+    return (await this.#store.listRecords(STORED))
       .map(({ value }) => withoutRequest(value))
       .sort((a, b) => b.at.localeCompare(a.at));
   }
@@ -132,7 +169,7 @@ export class Adjustments {
     const message = result?.message ?? (failure ? failure.summary : (error?.message ?? ''));
     const adjustment: Adjustment = { ...base, outcome: result ? 'success' : unknown ? 'unknown' : 'failed', message };
     try {
-      await this.#store.putRecord<Stored>('adjustment', id, { ...adjustment, request });
+      await this.#store.putRecord(STORED, id, { ...adjustment, request });
     } finally {
       if (result || unknown) this.#tellCustomerCall(base.account, request);
       if (result || unknown) await checkAfter?.();

@@ -12,6 +12,7 @@ import { digestOf, type InboxEntry, type StoredDelivery } from './delivery.ts';
 import { keptDelivery } from './kept-deliveries.ts';
 import { orderKey, type OrderEvent } from './order-event.ts';
 import type { Privacy } from './privacy.ts';
+import { ACCESS_KIND } from './store/roles/core-kinds.ts';
 import type {
   IntakeCommit,
   NewDeadLetter,
@@ -86,7 +87,13 @@ export class Intake {
       name: 'intake',
       concurrency: this.#o.concurrency,
       claim: (limit, owner) => this.#o.store.claimInbox(owner, limit, this.#o.leaseMs),
-      handle: (entry, lease) => this.#handle(entry, lease),
+      handle: async (entry, lease) => {
+        await this.#handle(entry, lease);
+        // A step whose lease ran out before it wrote (a stalled event loop) wrote nothing and let go of nothing: on
+        // the embedded ledger, whose holds never run out, nobody would take the entry over. Let go of here, fenced
+        // by the claim's token (a copy another claim holds stays its), to be read again at once.
+        if (!lease.held()) await this.#o.store.releaseEntry(lease.owner, entry.key, this.#o.now());
+      },
       // Handling that failed (the ledger's disk, say) lets go of the entry, to be read again after a pause.
       abandon: (entry, lease) =>
         this.#o.store.releaseEntry(lease.owner, entry.key, new Date(this.#o.now().getTime() + this.#o.retryMinDelayMs)),
@@ -236,7 +243,7 @@ export class Intake {
       return this.#commit({ entryKey: entry.key }, lease);
     }
     if (!this.#stillHeld(lease)) return;
-    const session = await this.#o.store.changeRecord<{ updatedAt?: string }>('session', shopId, (current) =>
+    const session = await this.#o.store.changeRecord(ACCESS_KIND, shopId, (current) =>
       current && !(Date.parse(current.updatedAt ?? '') > readAt) ? { delete: true } : undefined,
     );
     if (!session.changed && session.value) {

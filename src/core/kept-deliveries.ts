@@ -6,6 +6,8 @@ import { deliveryBody, digestOf, storedBody, type StoredDelivery } from './deliv
 import type { PlatformAdapter } from './platform-adapter.ts';
 import type { RecordRole, PrivacyRole } from './store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { z } from 'zod';
+import { recordType } from './store/roles/record-types.ts';
 
 export const KEPT_FIELDS_MIGRATION = 'kept-fields';
 
@@ -13,8 +15,15 @@ interface KeptFieldsDone {
   at: string;
   inbox: number;
   deadLetters: number;
-  unread: number;
+  /** Missing where the first release of this migration kept it. */
+  unread?: number | undefined;
 }
+
+const DONE = recordType<KeptFieldsDone>(
+  'migration',
+  z.looseObject({ at: z.string(), inbox: z.number(), deadLetters: z.number(), unread: z.number().optional() }),
+  KEPT_FIELDS_MIGRATION,
+);
 
 /**
  * The delivery as this release keeps it, with the digest of its body as it
@@ -35,8 +44,8 @@ export async function trimEarlierDeliveries(
   now: () => Date = () => new Date(),
 ): Promise<{ inbox: number; deadLetters: number; unread: number } | undefined> {
   // Done, unless some could not be read: each start tries those again, once their platform may be configured.
-  const done = await store.getRecord<KeptFieldsDone>('migration', KEPT_FIELDS_MIGRATION);
-  if (done && !(done.unread > 0)) return undefined;
+  const done = await store.getRecord(DONE, KEPT_FIELDS_MIGRATION);
+  if (done && !((done.unread ?? 0) > 0)) return undefined;
   let unread = 0;
   const trim = (delivery: StoredDelivery): StoredDelivery | undefined => {
     const adapter = adapterFor(delivery.platform);
@@ -55,7 +64,7 @@ export async function trimEarlierDeliveries(
       { deliveries: unread },
       'deliveries of a platform not configured keep their whole bodies until a start where it is: configure it, or discard those dead letters',
     );
-  await store.putRecord<KeptFieldsDone>('migration', KEPT_FIELDS_MIGRATION, {
+  await store.putRecord(DONE, KEPT_FIELDS_MIGRATION, {
     at: now().toISOString(),
     ...trimmed,
     unread,

@@ -18,6 +18,7 @@ import type {
   RecordRole,
 } from './store/ledger-store.ts';
 import type { SecretFields } from './store/record-secrets.ts';
+import type { RecordKind } from './store/roles/records.ts';
 
 /** What a person reads: never the platform's code name. */
 export interface PlatformNames {
@@ -189,14 +190,18 @@ export interface MerchantDoor {
   noTabPage?: boolean;
 }
 
-/** The ledger's roles a module receives: every role but intake's, as one may move a shop's orders to its new name. */
-export type PlatformStore = OrderWorkRole &
-  OperatorQueries &
-  DeadLetterRole &
-  RecordRole &
-  PrivacyRole &
-  LedgerLifecycle &
-  LedgerTransfer;
+/**
+ * What a module receives of the ledger (composition/module-store.ts): its records (module-records.ts), and of the
+ * other roles what the modules use, each held to its own platform: its orders read and, for a platform's identity
+ * migration, moved to a store's new name (imported, their old name erased), its dead letters, one holder at a time.
+ */
+export type PlatformStore = RecordRole &
+  Pick<LedgerLifecycle, 'exclusive'> &
+  Pick<OperatorQueries, 'listOrders' | 'countOrders'> &
+  Pick<OrderWorkRole, 'getOrder' | 'claimLpOrderId'> &
+  Pick<DeadLetterRole, 'listDeadLetters' | 'getDeadLetter' | 'addDeadLetter' | 'removeDeadLetter'> &
+  Pick<PrivacyRole, 'eraseShop'> &
+  Pick<LedgerTransfer, 'importItems'>;
 
 /** What the bridge hands a module when it builds it. */
 export interface PlatformWiring {
@@ -553,6 +558,12 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   configured?(settings: z.output<z.ZodObject<Settings>>): boolean;
   /** The kinds of record it keeps of its own (PlatformRecordKinds), with the fields of each the store seals. */
   readonly records?: SecretFields;
+  /**
+   * The bridge's kinds it keeps records of beside the other platforms' (its access to a shop: 'session'), each
+   * under ids that start with its name ("<name>:…", "<name>-…"). With its own kinds, all its records role reaches
+   * (module-records.ts): it cannot read another module's records, nor the core's.
+   */
+  readonly sharedRecords: readonly RecordKind[];
   /** What a person sets or does for the CLI to work on its stores when the part is missing, as a clause. */
   readonly needs?: {
     /** To read its orders (resync): "set X and Y". */

@@ -7,6 +7,8 @@ import type { PlatformAdapter } from './platform-adapter.ts';
 import type { Logger } from '../logger.ts';
 import { matchOf, type PrivacyRequest } from './privacy-request.ts';
 import { recordType } from './store/roles/record-types.ts';
+import { ACCESS_KIND } from './store/roles/core-kinds.ts';
+import { STOREFRONT_KIND } from './storefront/storefront-switch.ts';
 import { z } from 'zod';
 import { normalEmail, wholeEmails } from './store/customer-data.ts';
 import type {
@@ -66,7 +68,7 @@ const PRIVACY_LOG_KIND = recordType<PrivacyLogEntry>(
   }),
 );
 
-const DATA_REQUEST_KIND = recordType<DataRequestRecord>(
+export const DATA_REQUEST_KIND = recordType<DataRequestRecord>(
   'data-request',
   z.looseObject({
     id: z.string(),
@@ -263,7 +265,7 @@ export class Privacy {
     // Again: a worker's step for one of the shop's orders, under way meanwhile, may have taken back what the first
     // pass kept (an erased reward code revived for its order), and the ledger has just erased that order.
     for (const each of this.kept) await each.eraseShop(platform, shop);
-    await this.#o.store.deleteRecord('session', `${platform}:${shop}`);
+    await this.#o.store.deleteRecord(ACCESS_KIND, `${platform}:${shop}`);
     await this.#o.accounts?.forgetShop?.(platform, shop);
     await this.#log({ type: 'shop-redact', via, platform, shop, report });
     this.#o.logger.info({ platform, shop, ...report }, "a shop's data was erased");
@@ -277,7 +279,7 @@ export class Privacy {
   async shopUninstalled(platform: string, shop: string): Promise<void> {
     for (const memory of this.inMemory) memory.eraseShop(platform, shop);
     for (const each of this.kept) await each.shopUninstalled(platform, shop);
-    await this.#o.store.deleteRecord('storefront', `${platform}:${shop}`);
+    await this.#o.store.deleteRecord(STOREFRONT_KIND, `${platform}:${shop}`);
   }
 
   /** A request as a platform sent it. */

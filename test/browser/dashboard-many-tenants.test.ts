@@ -20,6 +20,7 @@ import {
   signInToDashboard,
 } from '../helpers/browser.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const TOKEN = 'dashboard-many-tenants-token-0123456789';
 const ACCOUNTS = 49; // and the environment's own: fifty
@@ -37,7 +38,7 @@ async function connectStore(store: LedgerStore, n: number): Promise<string> {
   const url = `https://store-${pad(n)}.example`;
   const shop = wooShopOf(url);
   const at = new Date(Date.UTC(2026, 10, 1 + (n % 28), 9, n % 60)).toISOString();
-  await store.putRecord<WooConnection>('session', `woocommerce:${shop}`, {
+  await store.putRecord(raw<WooConnection>('session'), `woocommerce:${shop}`, {
     platform: 'woocommerce',
     shop,
     url,

@@ -28,6 +28,7 @@ import { ADMIN_ORIGIN, adminPage, fakeAppBridge } from '../helpers/shopify-admin
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { fakePolaris } from '../helpers/polaris-fake.ts';
 import { APP_BRIDGE_URL, POLARIS_URL, SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'alpha-store.myshopify.com';
 const OTHER = 'beta-store.myshopify.com';
@@ -104,7 +105,9 @@ describe.skipIf(!chromiumAvailable)('the merchant’s page embedded in the Shopi
     await page.screenshot({ path: `${artifactsDir('shopify-embedded')}admin.png` });
 
     // Access came by token exchange, the first time the merchant opened the app.
-    expect(await running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${SHOP}`)).toMatchObject({
+    expect(
+      await running.bridge.engine.store.getRecord(raw<ShopifySession>('session'), `shopify:${SHOP}`),
+    ).toMatchObject({
       mode: 'token_exchange',
     });
     expect(

@@ -18,6 +18,7 @@ import { freePort } from '../../bench/lib/bridge-process.ts';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { routeTokenEndpointToFake, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const TOKEN = 'install-admin-token-0123456789abcdef';
 const SHOP = 'browser-shop.myshopify.com';
@@ -129,7 +130,7 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/installed \(expiring token\)/);
     await page.screenshot({ path: `${artifactsDir('shopify-install')}installed.png`, fullPage: true });
 
-    const session = await bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${SHOP}`);
+    const session = await bridge.engine.store.getRecord(raw<ShopifySession>('session'), `shopify:${SHOP}`);
     expect(session).toMatchObject({ mode: 'oauth_expiring', refreshToken: expect.stringMatching(/^shprt_/) });
     // The page never shows a token.
     expect(await page.content()).not.toContain(session!.accessToken);
@@ -137,7 +138,7 @@ describe.skipIf(!canRun)('installing on a Shopify shop from the dashboard', () =
     await expect
       .poll(
         async () =>
-          (await bridge.engine.store.getRecord<{ unconfirmed?: string[] }>('platform-health', `shopify:${SHOP}`))
+          (await bridge.engine.store.getRecord(raw<{ unconfirmed?: string[] }>('platform-health'), `shopify:${SHOP}`))
             ?.unconfirmed,
         { timeout: 15_000 },
       )

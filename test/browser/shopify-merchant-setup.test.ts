@@ -29,6 +29,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'first-run.myshopify.com';
 const TRIAL_SHOP = 'sandbox-trial.myshopify.com';
@@ -363,7 +364,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     await request.locator('s-button', { hasText: 'Mark answered' }).click();
     await expect.poll(toasts, { timeout: 15_000 }).toContain('Marked answered');
     await expect.poll(() => request.count()).toBe(0);
-    expect((await running.bridge.engine.store.listRecords('data-request')).length).toBe(0);
+    expect((await running.bridge.engine.store.listRecords(raw('data-request'))).length).toBe(0);
   }, 90_000);
 
   it('shows an order the service refused, with why, and sends it again from the page once the cause is fixed', async () => {

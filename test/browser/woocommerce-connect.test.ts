@@ -12,6 +12,7 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
 import { wooOrderJson } from '../helpers/woocommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const TOKEN = 'woo-connect-admin-token-0123456789abcdef';
 
@@ -65,7 +66,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('connecting a WooCommer
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/WooCommerce.*connected.*4 active/);
     await page.screenshot({ path: `${artifactsDir('woocommerce-connect')}connected.png`, fullPage: true });
 
-    const kept = await bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${woo.host}`);
+    const kept = await bridge.engine.store.getRecord(raw<WooConnection>('session'), `woocommerce:${woo.host}`);
     expect(kept).toMatchObject({ keyPermissions: 'read_write' });
     expect(woo.webhooks.map((webhook) => [webhook.topic, webhook.status, webhook.delivery_url])).toEqual(
       ['order.created', 'order.updated', 'order.deleted', 'order.restored'].map((topic) => [

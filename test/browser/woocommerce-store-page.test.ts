@@ -17,6 +17,7 @@ import { walkViews } from '../helpers/merchant-views.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
 import { AUDIT_KIND } from '../../src/accounts/account-records.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADMIN_TOKEN = 'woo-page-browser-admin-token-0123456789';
 const ADMIN = { user: 'shopkeeper', password: 'correct horse' };
@@ -59,7 +60,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
     await page.click('#approve');
     await page.waitForURL(`${front.url}/woocommerce/store`);
   }
-  const connection = () => bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${woo.host}`);
+  const connection = () => bridge.engine.store.getRecord(raw<WooConnection>('session'), `woocommerce:${woo.host}`);
 
   it('lands on the store’s page after connecting, sets up on the sandbox, and a test order earns there', async () => {
     // The operator makes the connect link for the merchant on the dashboard, in their own browser.
@@ -166,7 +167,7 @@ describe.skipIf(!chromiumAvailable || !opensslAvailable)('a WooCommerce merchant
     await expect.poll(() => page.locator('#account-summary').textContent(), { timeout: 15_000 }).toContain('sandbox');
     expect(await page.locator('#notice').isHidden()).toBe(true);
     // The store disconnected by the operator: the page's session opens nothing, and the page says where to go.
-    await bridge.engine.store.deleteRecord('session', `woocommerce:${woo.host}`);
+    await bridge.engine.store.deleteRecord(raw('session'), `woocommerce:${woo.host}`);
     await page.reload();
     await expect.poll(() => page.locator('#notice').textContent(), { timeout: 15_000 }).toContain('sign in again');
     expect(await page.locator('#notice a').getAttribute('href')).toBe('/woocommerce/open');

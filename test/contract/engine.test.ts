@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, sandboxWithEngines, startTestEngine, tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const harness = sandboxWithEngines();
 
@@ -323,13 +324,13 @@ describe('durability', () => {
   it("keeps each platform's reconciliation high-water mark across a restart", async () => {
     const dataDir = tempDataDir();
     const first = await startTestEngine(harness.sandbox, { dataDir });
-    await first.store.putRecord('reconciliation', 'woocommerce:shop', {
+    await first.store.putRecord(raw('reconciliation'), 'woocommerce:shop', {
       highWaterMark: '2026-11-20T10:00:00.000Z',
       lastRun: null,
     });
     await first.stop();
     const second = await start({ dataDir });
-    expect(await second.store.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({
+    expect(await second.store.getRecord(raw('reconciliation'), 'woocommerce:shop')).toMatchObject({
       highWaterMark: '2026-11-20T10:00:00.000Z',
     });
   });

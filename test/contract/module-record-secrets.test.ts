@@ -16,13 +16,14 @@ import { tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { openStoreOn } from '../helpers/postgres-store.ts';
 import { databaseAsText, filesAsText, TEST_SECRETS_KEY } from '../helpers/secrets.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const WITH_KEY = { SECRETS_KEY: TEST_SECRETS_KEY, LOYALTY_BASE_URL: 'https://loyalty.example' } as Config;
 const SANDBOX = {} as Config;
 const NO_KEY = { LOYALTY_BASE_URL: 'https://loyalty.example' } as Config;
-const VAULT = 'tinyshop-vault' as RecordKind;
-const vault: AnyPlatformModule = { ...tinyShop, records: { [VAULT]: ['token'] } };
-const RETURN = 'woocommerce-return';
+const VAULT = raw('tinyshop-vault' as RecordKind);
+const vault: AnyPlatformModule = { ...tinyShop, records: { [VAULT.kind]: ['token'] } };
+const RETURN = raw('woocommerce-return');
 
 interface Opened {
   store: LedgerStore;
@@ -97,7 +98,7 @@ describe.each(backends)('a platform’s own records at rest, on the %s store', (
       await store.addRecord(RETURN, 'woocommerce-return:add', ticket(2));
       await store.changeRecord(RETURN, 'woocommerce-return:change', () => ({ put: ticket(3) }));
       await store.putRecord(VAULT, 'one', { token: 'LEAKCHECK-vault-token-4', note: 'kept as it is' });
-      await store.putRecord('test-order', 'two', { token: 'not-a-declared-secret' });
+      await store.putRecord(raw('test-order'), 'two', { token: 'not-a-declared-secret' });
 
       const kept = await backend.kept();
       for (const secret of [1, 2, 3]

@@ -17,6 +17,7 @@ import {
   customerWithCode as withCode,
   privacyOf,
 } from '../helpers/reward-world.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const world = sandboxWithEngines();
 const OTHER_SHOP = 'shop-2';
@@ -146,7 +147,7 @@ describe.each(ledgerBackends())('reward money around erasures, review G (%s)', (
         phones: [],
         orderIds: [],
       });
-      expect(await w.ledger.listRecords('reward-erased-code')).toHaveLength(1);
+      expect(await w.ledger.listRecords(raw('reward-erased-code'))).toHaveLength(1);
       // The erased shop reinstalls; an order pays there with the still-live code: its 200 points are redeemed, once.
       w.store.use(w.store.usable(code, `customer-${email}`, w.clock.now)!);
       await w.pay(orderId(), [code]);
@@ -162,7 +163,7 @@ describe.each(ledgerBackends())('reward money around erasures, review G (%s)', (
         phones: [],
         orderIds: [],
       });
-      expect(await w.ledger.listRecords('reward-erased-code')).toEqual([]);
+      expect(await w.ledger.listRecords(raw('reward-erased-code'))).toEqual([]);
     },
   );
 

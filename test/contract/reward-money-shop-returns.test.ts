@@ -15,6 +15,7 @@ import {
   rewardWorld,
   type RewardWorld,
 } from '../helpers/reward-world.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const world = sandboxWithEngines();
 
@@ -72,7 +73,7 @@ describe.each(ledgerBackends())('a shop that comes back, or was erased (%s)', (_
       const holder = await w.ledger.getRecord(HOLDER_KIND, holderId(w.account.id, { email }));
       expect(holder?.customer).toBeUndefined();
       // Nor the erased shop's code kept for its holder, whose id names them.
-      expect(await w.ledger.listRecords('reward-erased-code')).toEqual([]);
+      expect(await w.ledger.listRecords(raw('reward-erased-code'))).toEqual([]);
     },
   );
 

@@ -27,6 +27,7 @@ import { openStoreOn } from '../helpers/postgres-store.ts';
 import { databaseAsText, filesAsText } from '../helpers/secrets.ts';
 import { LEDGER_FORMAT } from '../../src/core/store/format/ledger-format.ts';
 import { ACCOUNT_KIND } from '../../src/accounts/account-records.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const OLD_KEY = randomBytes(32);
 const NEW_KEY = randomBytes(32);
@@ -163,33 +164,37 @@ async function keepSecrets(store: LedgerStore): Promise<SandboxCredentials> {
     updatedAt: now.toISOString(),
   };
   await new BigCommerceStores({ store, env: {}, apiUrl: 'https://api.bigcommerce.com' }).save(install);
-  await store.addRecord(ACCOUNT_KIND.kind, 'acct-1', { name: 'Merchant one', apiKey: PLAIN.accountKey, brandId: 'b1' });
+  await store.addRecord(raw(ACCOUNT_KIND.kind), 'acct-1', {
+    name: 'Merchant one',
+    apiKey: PLAIN.accountKey,
+    brandId: 'b1',
+  });
   const sandboxConfig = { SANDBOX_API_KEY: 'sandbox-key', SANDBOX_BRAND_ID: 'sandbox-brand' } as Config;
   return bridgeSandboxCredentials(sandboxConfig, store);
 }
 
 /** Every secret reads back plain, whatever the store keeps. */
 async function expectPlain(store: LedgerStore, sandbox?: SandboxCredentials): Promise<void> {
-  expect(await store.getRecord<ShopifySession>('session', `shopify:${SHOP}`)).toMatchObject({
+  expect(await store.getRecord(raw<ShopifySession>('session'), `shopify:${SHOP}`)).toMatchObject({
     accessToken: PLAIN.shopifyAccess,
     refreshToken: PLAIN.shopifyRefresh,
   });
-  expect(await store.getRecord<WooConnection>('session', `woocommerce:${WOO}`)).toMatchObject({
+  expect(await store.getRecord(raw<WooConnection>('session'), `woocommerce:${WOO}`)).toMatchObject({
     consumerKey: PLAIN.wooKey,
     consumerSecret: PLAIN.wooSecret,
     webhookSecret: PLAIN.wooWebhook,
   });
-  const installs = (await store.listRecords<BigCommerceInstall>('session')).filter(
+  const installs = (await store.listRecords(raw<BigCommerceInstall>('session'))).filter(
     (each) => each.value.platform === 'bigcommerce',
   );
   expect(installs.map((each) => each.value)).toMatchObject([
     { accessToken: PLAIN.bcToken, headerSecret: PLAIN.bcHeader },
   ]);
-  expect(await store.getRecord(ACCOUNT_KIND.kind, 'acct-1')).toMatchObject({
+  expect(await store.getRecord(raw(ACCOUNT_KIND.kind), 'acct-1')).toMatchObject({
     apiKey: PLAIN.accountKey,
     name: 'Merchant one',
   });
-  if (sandbox) expect(await store.getRecord('sandbox-credentials', 'bridge')).toEqual(sandbox);
+  if (sandbox) expect(await store.getRecord(raw('sandbox-credentials'), 'bridge')).toEqual(sandbox);
 }
 
 function expectNoPlainIn(kept: string, sandbox: SandboxCredentials | undefined): void {
@@ -236,8 +241,11 @@ describe.each(backends)('%s', (_name, make) => {
     const earlier = await openStore(SANDBOX_NO_KEY);
     const sandbox = await keepSecrets(earlier.store);
     // Rewritten once, so that PostgreSQL holds an old version of the row besides; a backup as each start takes.
-    const session = await earlier.store.getRecord<ShopifySession>('session', `shopify:${SHOP}`);
-    await earlier.store.putRecord('session', `shopify:${SHOP}`, { ...session, scope: 'read_orders,read_customers' });
+    const session = await earlier.store.getRecord(raw<ShopifySession>('session'), `shopify:${SHOP}`);
+    await earlier.store.putRecord(raw('session'), `shopify:${SHOP}`, {
+      ...session,
+      scope: 'read_orders,read_customers',
+    });
     await earlier.store.backUp();
     await earlier.close();
     open.splice(0);
@@ -283,20 +291,20 @@ describe.each(backends)('%s', (_name, make) => {
       open.splice(0);
       stale = (await openStore(sealedUnder(OLD_KEY))).store;
     }
-    const failed = await stale.getRecord('session', `shopify:${SHOP}`).catch((error: unknown) => error);
+    const failed = await stale.getRecord(raw('session'), `shopify:${SHOP}`).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(SecretKeyUnknownError);
     expect((failed as Error).message).toContain(
       `the accessToken of the 'session' record shopify:${SHOP} is sealed with key ${keyIdOf(NEW_KEY)}, which this instance does not hold (it holds ${keyIdOf(OLD_KEY)})`,
     );
-    await expect(stale.listRecords('session')).rejects.toThrow(SecretKeyUnknownError);
+    await expect(stale.listRecords(raw('session'))).rejects.toThrow(SecretKeyUnknownError);
     await expect(
-      stale.changeRecord(ACCOUNT_KIND.kind, 'acct-1', (current) =>
+      stale.changeRecord(raw(ACCOUNT_KIND.kind), 'acct-1', (current) =>
         current ? { put: { ...current, name: 'x' } } : undefined,
       ),
     ).rejects.toThrow(SecretKeyUnknownError);
     // The instance goes on: what holds no secret reads as before, and it says what it cannot read.
-    await stale.putRecord('shop', `shopify:${SHOP}`, { platform: 'shopify', shop: SHOP, uninstalledAt: null });
-    expect(await stale.getRecord('shop', `shopify:${SHOP}`)).toMatchObject({ shop: SHOP });
+    await stale.putRecord(raw('shop'), `shopify:${SHOP}`, { platform: 'shopify', shop: SHOP, uninstalledAt: null });
+    expect(await stale.getRecord(raw('shop'), `shopify:${SHOP}`)).toMatchObject({ shop: SHOP });
     expect((await stale.secretsStatus()).counts.unknown).toBe(9);
   });
 
@@ -316,7 +324,7 @@ describe.each(backends)('%s', (_name, make) => {
     await expectPlain(ready.store, sandbox);
     expect((await ready.store.secretsStatus()).counts.unknown).toBe(0);
     // Without the first step, the same instance fails those reads (the test above): the step is what closes the window.
-    await expect(before.store.getRecord('session', `shopify:${SHOP}`)).rejects.toThrow(SecretKeyUnknownError);
+    await expect(before.store.getRecord(raw('session'), `shopify:${SHOP}`)).rejects.toThrow(SecretKeyUnknownError);
   });
 
   it('outside sandbox mode without a key, refuses a new secret with the line that makes a key, and keeps plain ones it has', async () => {
@@ -333,8 +341,8 @@ describe.each(backends)('%s', (_name, make) => {
     ]);
     await expectPlain(store, sandbox);
     // The secret it holds may be written back as it is (a session marked, say).
-    const session = await store.getRecord<ShopifySession>('session', `shopify:${SHOP}`);
-    await store.putRecord('session', `shopify:${SHOP}`, { ...session, renewalRefusedAt: '2026-11-02T00:00:00Z' });
+    const session = await store.getRecord(raw<ShopifySession>('session'), `shopify:${SHOP}`);
+    await store.putRecord(raw('session'), `shopify:${SHOP}`, { ...session, renewalRefusedAt: '2026-11-02T00:00:00Z' });
     // A new one is refused, and nothing is written.
     const access = new ShopifyAccess({ store });
     const refused = await access
@@ -343,17 +351,17 @@ describe.each(backends)('%s', (_name, make) => {
     expect(refused).toBeInstanceOf(SecretsKeyMissingError);
     expect((refused as Error).message).toContain(MAKE_KEY);
     expect((refused as Error).message).not.toContain('shpat_LEAKCHECK_new_0009');
-    expect(await store.getRecord('session', 'shopify:another.myshopify.com')).toBeUndefined();
+    expect(await store.getRecord(raw('session'), 'shopify:another.myshopify.com')).toBeUndefined();
     await expect(
-      store.putRecord('session', `shopify:${SHOP}`, { ...session, accessToken: 'shpat_LEAKCHECK_new_0010' }),
+      store.putRecord(raw('session'), `shopify:${SHOP}`, { ...session, accessToken: 'shpat_LEAKCHECK_new_0010' }),
     ).rejects.toThrow(SecretsKeyMissingError);
-    await expect(store.addRecord(ACCOUNT_KIND.kind, 'acct-2', { apiKey: 'LEAKCHECK-new-account-key' })).rejects.toThrow(
-      SecretsKeyMissingError,
-    );
-    expect(await store.getRecord(ACCOUNT_KIND.kind, 'acct-2')).toBeUndefined();
+    await expect(
+      store.addRecord(raw(ACCOUNT_KIND.kind), 'acct-2', { apiKey: 'LEAKCHECK-new-account-key' }),
+    ).rejects.toThrow(SecretsKeyMissingError);
+    expect(await store.getRecord(raw(ACCOUNT_KIND.kind), 'acct-2')).toBeUndefined();
     expect(await backend.kept()).not.toContain('LEAKCHECK_new');
     // Records without secrets are written as ever.
-    await store.putRecord('shop', `shopify:${SHOP}`, { platform: 'shopify', shop: SHOP, uninstalledAt: null });
+    await store.putRecord(raw('shop'), `shopify:${SHOP}`, { platform: 'shopify', shop: SHOP, uninstalledAt: null });
   });
 
   it('in sandbox mode without a key, keeps secrets plain, and says so', async () => {

@@ -14,6 +14,7 @@ import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
 import { freshStore } from '../helpers/postgres-store.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'a.example';
 /** Another store, whose name is this one's and a port: its body keys start with this one's prefix. */
@@ -133,7 +134,7 @@ describe.each([
       expect(await store.getOrder(keyOf(event)), 'the erased shop’s order came back').toBeUndefined();
       expect(await store.getDeadLetter('dl-erased'), 'the erased shop’s dead letter came back').toBeUndefined();
       // The act of a destructive body is kept with its step, whatever became of the entry.
-      expect(await store.getRecord('acted-once', 'act-1')).toEqual({});
+      expect(await store.getRecord(raw('acted-once'), 'act-1')).toEqual({});
       // Another shop's delivery in the same step is folded.
       expect((await store.getOrder(keyOf(other.event)))?.facts).toEqual(['placed', 'paid']);
     },

@@ -24,6 +24,7 @@ import {
   startFakeShopify,
   type FakeShopify,
 } from '../helpers/fake-shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const API_KEY = 'dev-dashboard-client-id';
 const API_SECRET = 'dev-dashboard-client-secret';
@@ -103,7 +104,7 @@ describe('the own store, by the client credentials grant', () => {
     const before = tokenRequests(OWN, 'client_credentials');
     await Promise.all(Array.from({ length: 10 }, () => ping(apis, OWN)));
     expect(tokenRequests(OWN, 'client_credentials') - before).toBe(1);
-    expect((await store.getRecord<ShopifySession>('session', sessionId(OWN)))?.mode).toBe('client_credentials');
+    expect((await store.getRecord(raw<ShopifySession>('session'), sessionId(OWN)))?.mode).toBe('client_credentials');
   });
 
   it('renews it a few minutes before it expires, so that no call is refused', async () => {
@@ -135,11 +136,11 @@ describe('a shop installed by OAuth, with expiring offline tokens', () => {
     const now = { offsetMs: 0 };
     const access = new ShopifyAccess({ store, app, ownShop: OWN, now: () => new Date(Date.now() + now.offsetMs) });
     await install(access, INSTALLED);
-    const first = (await store.getRecord<ShopifySession>('session', sessionId(INSTALLED)))!;
+    const first = (await store.getRecord(raw<ShopifySession>('session'), sessionId(INSTALLED)))!;
     expect(first).toMatchObject({ mode: 'oauth_expiring', refreshToken: expect.stringMatching(/^shprt_/) });
     now.offsetMs = 57 * 60_000;
     await ping(apisOn(access), INSTALLED);
-    const second = (await store.getRecord<ShopifySession>('session', sessionId(INSTALLED)))!;
+    const second = (await store.getRecord(raw<ShopifySession>('session'), sessionId(INSTALLED)))!;
     expect(second.accessToken).not.toBe(first.accessToken);
     expect(second.refreshToken).not.toBe(first.refreshToken);
     expect(fake.shop(INSTALLED).refreshTokens.has(first.refreshToken!)).toBe(false);
@@ -149,12 +150,12 @@ describe('a shop installed by OAuth, with expiring offline tokens', () => {
   it('strands nothing when the process dies between Shopify’s answer and the save: the stored refresh token still works', async () => {
     const access = accessOn(store);
     await install(access, INSTALLED);
-    const stored = (await store.getRecord<ShopifySession>('session', sessionId(INSTALLED)))!;
+    const stored = (await store.getRecord(raw<ShopifySession>('session'), sessionId(INSTALLED)))!;
     // A refresh whose answer was lost: Shopify issued new tokens, the bridge never saved them.
     await app.auth.refreshToken({ shop: INSTALLED, refreshToken: stored.refreshToken! });
     fake.clock.offsetMs = 2 * 60 * 60_000;
     await expect(ping(apisOn(access), INSTALLED)).resolves.toMatchObject({ shop: { name: INSTALLED } });
-    expect((await store.getRecord<ShopifySession>('session', sessionId(INSTALLED)))?.refreshToken).not.toBe(
+    expect((await store.getRecord(raw<ShopifySession>('session'), sessionId(INSTALLED)))?.refreshToken).not.toBe(
       stored.refreshToken,
     );
   });
@@ -220,7 +221,7 @@ describe('a shop installed by OAuth, with expiring offline tokens', () => {
       (caught: unknown) => caught as Error,
     );
     expect(error.message).toMatch(/install the app again/);
-    const session = (await store.getRecord<ShopifySession>('session', sessionId(INSTALLED)))!;
+    const session = (await store.getRecord(raw<ShopifySession>('session'), sessionId(INSTALLED)))!;
     expect(error.message).not.toContain(session.accessToken);
     expect(error.message).not.toContain(session.refreshToken);
     expect(error.message).not.toContain(API_SECRET);
@@ -241,12 +242,12 @@ describe('a shop Shopify installed itself, by token exchange', () => {
     await Promise.all(Array.from({ length: 10 }, () => access.exchange(MANAGED, sessionToken())));
     expect(exchanges() - before).toBe(1);
     expect(await access.hasWorkingAccess(MANAGED)).toBe(true);
-    const exchanged = (await store.getRecord<ShopifySession>('session', sessionId(MANAGED)))!;
+    const exchanged = (await store.getRecord(raw<ShopifySession>('session'), sessionId(MANAGED)))!;
     expect(exchanged).toMatchObject({ mode: 'token_exchange', refreshToken: expect.stringMatching(/^shprt_/) });
 
     now.offsetMs = 57 * 60_000;
     await ping(apisOn(access), MANAGED);
-    const refreshed = (await store.getRecord<ShopifySession>('session', sessionId(MANAGED)))!;
+    const refreshed = (await store.getRecord(raw<ShopifySession>('session'), sessionId(MANAGED)))!;
     expect(refreshed.accessToken).not.toBe(exchanged.accessToken);
     expect(refreshed.mode).toBe('token_exchange');
   });
@@ -261,7 +262,7 @@ describe('a shop Shopify installed itself, by token exchange', () => {
     // An invalid session, which a fresh token from App Bridge puts right (not a refusal of the app).
     expect(error).toMatchObject({ name: 'ShopifyAccessError', code: 'invalid_session' });
     expect(error.message).not.toContain(expired);
-    expect(await store.getRecord('session', sessionId(MANAGED))).toBeUndefined();
+    expect(await store.getRecord(raw('session'), sessionId(MANAGED))).toBeUndefined();
   });
 
   it('gets new access by exchange at the next open when Shopify refuses to renew the token it gave', async () => {

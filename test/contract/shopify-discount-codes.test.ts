@@ -3,7 +3,7 @@
 // by that customer and only until it expires, counted by Shopify, and removed; an install without
 // write_discounts is told so in words, and a retried make gets the code the first one made.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ShopifyAccess, sessionId, type SessionMode, type ShopifySession } from '../../adapters/shopify/access.ts';
+import { SHOPIFY_SESSION, ShopifyAccess, sessionId, type SessionMode } from '../../adapters/shopify/access.ts';
 import { ShopifyAdminApis } from '../../adapters/shopify/admin-api.ts';
 import { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import { DISCOUNT_CODE_CREATE, DISCOUNT_CODE_OWNER } from '../../adapters/shopify/discount-codes.ts';
@@ -42,7 +42,7 @@ async function installed(shop: string, mode: SessionMode) {
   const access = new ShopifyAccess({ store, app, ownShop: OWN });
   const token = `token-${mode}-${shop}-${made}`;
   fake.registerToken(token, shop);
-  await store.putRecord<ShopifySession>('session', sessionId(shop), {
+  await store.putRecord(SHOPIFY_SESSION, sessionId(shop), {
     platform: 'shopify',
     shop,
     mode,

@@ -13,6 +13,7 @@ import type { StorefrontParts } from '../../src/core/platform-module.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const API_KEY = 'storefront-client-id';
 const API_SECRET = 'storefront-client-secret';
@@ -36,7 +37,7 @@ async function installed(shop: string, mode: SessionMode, options: { legacyToken
   if (mode !== 'legacy') {
     const token = `token-${mode}-${shop}`;
     fake.registerToken(token, shop);
-    await store.putRecord<ShopifySession>('session', sessionId(shop), {
+    await store.putRecord(raw<ShopifySession>('session'), sessionId(shop), {
       platform: 'shopify',
       shop,
       mode,

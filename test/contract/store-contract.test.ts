@@ -14,6 +14,8 @@ import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
+import { raw } from '../helpers/raw-records.ts';
+import { STORED } from '../../src/core/adjustments.ts';
 
 interface Backend {
   open(): Promise<LedgerStore>;
@@ -459,29 +461,29 @@ describe.each([
     });
 
     it('keeps records by kind, and dead letters, and changes and forgets them', async () => {
-      await store.putRecord('session', 'shopify:a.myshopify.com', { shop: 'a.myshopify.com', accessToken: 't1' });
-      await store.putRecord('session', 'shopify:a.myshopify.com', { shop: 'a.myshopify.com', accessToken: 't2' });
-      expect(await store.getRecord('session', 'shopify:a.myshopify.com')).toEqual({
+      await store.putRecord(raw('session'), 'shopify:a.myshopify.com', { shop: 'a.myshopify.com', accessToken: 't1' });
+      await store.putRecord(raw('session'), 'shopify:a.myshopify.com', { shop: 'a.myshopify.com', accessToken: 't2' });
+      expect(await store.getRecord(raw('session'), 'shopify:a.myshopify.com')).toEqual({
         shop: 'a.myshopify.com',
         accessToken: 't2',
       });
-      expect((await store.listRecords('session')).map((record) => record.id)).toContain('shopify:a.myshopify.com');
-      await store.deleteRecord('session', 'shopify:a.myshopify.com');
-      expect(await store.getRecord('session', 'shopify:a.myshopify.com')).toBeUndefined();
+      expect((await store.listRecords(raw('session'))).map((record) => record.id)).toContain('shopify:a.myshopify.com');
+      await store.deleteRecord(raw('session'), 'shopify:a.myshopify.com');
+      expect(await store.getRecord(raw('session'), 'shopify:a.myshopify.com')).toBeUndefined();
     });
 
     it('adds a record only where there is none: of callers at once, exactly one wins and all see its value', async () => {
       const attempts = await Promise.all(
         ['load', 'uninstall', 'remove_user', 'load'].map((callback) =>
-          store.addRecord('callback-payload', 'jti-race', { callback }),
+          store.addRecord(raw('callback-payload'), 'jti-race', { callback }),
         ),
       );
       expect(attempts.filter((attempt) => attempt.added)).toHaveLength(1);
       const winner = attempts.find((attempt) => attempt.added)!.value;
       for (const attempt of attempts) expect(attempt.value).toEqual(winner);
-      expect(await store.getRecord('callback-payload', 'jti-race')).toEqual(winner);
-      await store.deleteRecord('callback-payload', 'jti-race');
-      expect(await store.addRecord('callback-payload', 'jti-race', { callback: 'uninstall' })).toEqual({
+      expect(await store.getRecord(raw('callback-payload'), 'jti-race')).toEqual(winner);
+      await store.deleteRecord(raw('callback-payload'), 'jti-race');
+      expect(await store.addRecord(raw('callback-payload'), 'jti-race', { callback: 'uninstall' })).toEqual({
         added: true,
         value: { callback: 'uninstall' },
       });
@@ -492,7 +494,7 @@ describe.each([
       const callers = 12;
       const changes = await Promise.all(
         Array.from({ length: callers }, () =>
-          store.changeRecord<{ count: number }>('migration', 'counted', (current) => ({
+          store.changeRecord(raw<{ count: number }>('migration'), 'counted', (current) => ({
             put: { count: (current?.count ?? 0) + 1 },
           })),
         ),
@@ -501,20 +503,22 @@ describe.each([
       expect(changes.map((change) => change.value!.count).sort((a, b) => a - b)).toEqual(
         Array.from({ length: callers }, (_, i) => i + 1),
       );
-      expect(await store.getRecord('migration', 'counted')).toEqual({ count: callers });
+      expect(await store.getRecord(raw('migration'), 'counted')).toEqual({ count: callers });
     });
 
     it('deletes a record only while it holds what the change saw: a new value written at once survives', async () => {
       for (let round = 0; round < 5; round++) {
-        await store.putRecord('session', 'cas:shop', { accessToken: 'old' });
+        await store.putRecord(raw('session'), 'cas:shop', { accessToken: 'old' });
         const [forgot] = await Promise.all([
-          store.changeRecord<{ accessToken: string }>('session', 'cas:shop', (current) =>
+          store.changeRecord(raw<{ accessToken: string }>('session'), 'cas:shop', (current) =>
             current?.accessToken === 'old' ? { delete: true } : undefined,
           ),
-          store.changeRecord<{ accessToken: string }>('session', 'cas:shop', () => ({ put: { accessToken: 'new' } })),
+          store.changeRecord(raw<{ accessToken: string }>('session'), 'cas:shop', () => ({
+            put: { accessToken: 'new' },
+          })),
         ]);
         // Whichever went first, the new value is what is left.
-        expect(await store.getRecord('session', 'cas:shop')).toEqual({ accessToken: 'new' });
+        expect(await store.getRecord(raw('session'), 'cas:shop')).toEqual({ accessToken: 'new' });
         expect(forgot).toEqual(
           forgot.changed ? { changed: true, value: undefined } : { changed: false, value: { accessToken: 'new' } },
         );
@@ -522,20 +526,20 @@ describe.each([
     });
 
     it('changes nothing when the change asks for nothing, or deletes a record that is not there', async () => {
-      await store.putRecord('session', 'cas:kept', { accessToken: 'kept' });
-      expect(await store.changeRecord('session', 'cas:kept', () => undefined)).toEqual({
+      await store.putRecord(raw('session'), 'cas:kept', { accessToken: 'kept' });
+      expect(await store.changeRecord(raw('session'), 'cas:kept', () => undefined)).toEqual({
         changed: false,
         value: { accessToken: 'kept' },
       });
-      expect(await store.changeRecord('session', 'cas:none', () => ({ delete: true }))).toEqual({
+      expect(await store.changeRecord(raw('session'), 'cas:none', () => ({ delete: true }))).toEqual({
         changed: false,
         value: undefined,
       });
-      expect(await store.changeRecord('session', 'cas:kept', () => ({ delete: true }))).toEqual({
+      expect(await store.changeRecord(raw('session'), 'cas:kept', () => ({ delete: true }))).toEqual({
         changed: true,
         value: undefined,
       });
-      expect(await store.getRecord('session', 'cas:kept')).toBeUndefined();
+      expect(await store.getRecord(raw('session'), 'cas:kept')).toBeUndefined();
     });
 
     it('keeps and forgets dead letters', async () => {
@@ -570,7 +574,7 @@ describe.each([
         shop: 'shop-1',
         delivery: delivery(JSON.stringify({ email })),
       });
-      await store.putRecord('adjustment', `adj-${sequence}`, {
+      await store.putRecord(raw('adjustment'), `adj-${sequence}`, {
         id: `adj-${sequence}`,
         at: new Date().toISOString(),
         kind: 'earn',
@@ -605,7 +609,7 @@ describe.each([
     it("reaches, for a shop's request, the adjustments made for that shop alone; the operator's erase reaches the rest", async () => {
       const email = `adjusted-${nextOrderId()}@example.com`;
       const adjustment = (id: string, shop?: string) =>
-        store.putRecord('adjustment', `${id}-${sequence}`, {
+        store.putRecord(raw('adjustment'), `${id}-${sequence}`, {
           id: `${id}-${sequence}`,
           at: new Date().toISOString(),
           kind: 'earn',
@@ -616,7 +620,7 @@ describe.each([
           outcome: 'unknown',
           message: 'in doubt',
           // A call in doubt keeps its request, to send it again: it names the customer.
-          request: { email },
+          request: { email, points: 10, reason: 'goodwill' },
         });
       await adjustment('adj-operator');
       await adjustment('adj-shop-1', 'shop-1');
@@ -624,7 +628,7 @@ describe.each([
       const ofShop1 = { platform: 'testshop', shop: 'shop-1', emails: [email], phones: [], orderIds: [] };
       const everywhere = { emails: [email], phones: [], orderIds: [] };
       const customerOf = async (id: string) =>
-        (await store.getRecord<{ customer: object; request?: object }>('adjustment', `${id}-${sequence}`))!;
+        (await store.getRecord(raw<{ customer: object; request?: object }>('adjustment'), `${id}-${sequence}`))!;
 
       expect((await store.exportCustomer(ofShop1, redactor(email))).adjustments.map((each) => each.id)).toEqual([
         `adj-shop-1-${sequence}`,
@@ -634,12 +638,15 @@ describe.each([
       const erased = await customerOf('adj-shop-1');
       expect(erased.customer).toEqual({});
       expect(erased.request).toBeUndefined();
+      // The operator's list of adjustments still reads, the erased one with nothing to send again.
+      const listed = await store.listRecords(STORED);
+      expect(listed.find(({ id }) => id === `adj-shop-1-${sequence}`)?.value.request).toBeUndefined();
       for (const untouched of ['adj-operator', 'adj-shop-2'])
         expect(await customerOf(untouched)).toMatchObject({ customer: { email }, request: { email } });
 
       const operators = await store.eraseCustomer(everywhere, redactor(email), new Date().toISOString());
       expect(operators).toMatchObject({ adjustments: 2 });
-      expect(JSON.stringify(await store.listRecords('adjustment'))).not.toContain(email);
+      expect(JSON.stringify(await store.listRecords(raw('adjustment')))).not.toContain(email);
     });
 
     it("erases a shop's dedupe keys with it, and no other shop's", async () => {
@@ -697,7 +704,7 @@ describe.each([
       const kept = orderEvent({ orderId: nextOrderId(), facts: ['paid'], shop: 'other-shop' });
       await fold(store, gone);
       await fold(store, kept);
-      await store.putRecord('shop', 'testshop:closing-shop', {
+      await store.putRecord(raw('shop'), 'testshop:closing-shop', {
         platform: 'testshop',
         shop: 'closing-shop',
         uninstalledAt: new Date().toISOString(),
@@ -708,7 +715,7 @@ describe.each([
       expect(report.records).toBeGreaterThanOrEqual(1);
       expect(await store.getOrder(keyOf(gone))).toBeUndefined();
       expect(await store.getOrder(keyOf(kept))).toBeDefined();
-      expect(await store.getRecord('shop', 'testshop:closing-shop')).toBeUndefined();
+      expect(await store.getRecord(raw('shop'), 'testshop:closing-shop')).toBeUndefined();
       expect(await store.claimLpOrderId(`lp-${gone.orderId}`, 'someone:else:1')).toBe('someone:else:1');
     });
 
@@ -895,7 +902,7 @@ describe.skipIf(!postgresAvailable())('moving a ledger from lowdb to PostgreSQL'
       orderKey: keyOf(events[0]!),
       operation: 'earn',
     });
-    await source.putRecord('reconciliation', 'woocommerce:shop', {
+    await source.putRecord(raw('reconciliation'), 'woocommerce:shop', {
       highWaterMark: '2026-11-20T00:00:00.000Z',
       lastRun: null,
     });
@@ -928,7 +935,7 @@ describe.skipIf(!postgresAvailable())('moving a ledger from lowdb to PostgreSQL'
       ]);
       expect(await target.hasSeen('k-moving')).toBe(true);
       expect(await target.getDeadLetter('dl-moving')).toBeDefined();
-      expect(await target.getRecord('reconciliation', 'woocommerce:shop')).toMatchObject({
+      expect(await target.getRecord(raw('reconciliation'), 'woocommerce:shop')).toMatchObject({
         highWaterMark: '2026-11-20T00:00:00.000Z',
       });
       expect(await target.claimLpOrderId('lp-moving', 'other:shop:1')).toBe(keyOf(events[1]!));

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { RecordShapeError } from '../../src/core/store/roles/record-types.ts';
 import { HOLDER_KIND, type Holder } from '../../src/core/storefront/reward-records.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const holder = (points: unknown): unknown => ({
   account: 'acct',
@@ -32,7 +33,7 @@ describe.each(ledgerBackends())('typed records, on %s', (_name, available, open)
     async () => {
       const store = await open();
       // Points as text: a reservation that would count a customer's balance wrongly.
-      await store.putRecord(HOLDER_KIND.kind, 'acct:ada', holder('100'));
+      await store.putRecord(raw(HOLDER_KIND.kind), 'acct:ada', holder('100'));
       const read = store.getRecord(HOLDER_KIND, 'acct:ada');
       await expect(read).rejects.toThrow(RecordShapeError);
       const error = (await read.catch((caught: unknown) => caught)) as RecordShapeError;
@@ -44,19 +45,30 @@ describe.each(ledgerBackends())('typed records, on %s', (_name, available, open)
       await expect(store.changeRecord(HOLDER_KIND, 'acct:ada', () => ({ delete: true }))).rejects.toThrow(
         RecordShapeError,
       );
-      expect(await store.getRecord(HOLDER_KIND.kind, 'acct:ada')).toEqual(holder('100'));
+      expect(await store.getRecord(raw(HOLDER_KIND.kind), 'acct:ada')).toEqual(holder('100'));
       await expect(store.listRecords(HOLDER_KIND)).rejects.toThrow(/reward-holder record acct:ada/);
     },
   );
 
+  it.skipIf(!available)('refuses to write a record of the wrong shape, and keeps nothing of it', async () => {
+    const store = await open();
+    const wrong = holder('100') as Holder;
+    await expect(store.putRecord(HOLDER_KIND, 'acct:ada', wrong)).rejects.toThrow(/reward-holder record acct:ada/);
+    await expect(store.addRecord(HOLDER_KIND, 'acct:ada', wrong)).rejects.toThrow(RecordShapeError);
+    expect(await store.getRecord(HOLDER_KIND, 'acct:ada')).toBeUndefined();
+    await store.putRecord(HOLDER_KIND, 'acct:ada', holder(100) as Holder);
+    await expect(store.changeRecord(HOLDER_KIND, 'acct:ada', () => ({ put: wrong }))).rejects.toThrow(RecordShapeError);
+    expect(await store.getRecord(HOLDER_KIND, 'acct:ada')).toEqual(holder(100));
+  });
+
   it.skipIf(!available)('keeps the fields a later release wrote through a change by this one', async () => {
     const store = await open();
     const later = { ...(holder(100) as Holder), tier: 'gold' };
-    await store.putRecord(HOLDER_KIND.kind, 'acct:ada', later);
+    await store.putRecord(raw(HOLDER_KIND.kind), 'acct:ada', later);
     const { value } = await store.changeRecord(HOLDER_KIND, 'acct:ada', (current) =>
       current ? { put: { ...current, redeemedEarlier: 5 } } : undefined,
     );
     expect(value?.redeemedEarlier).toBe(5);
-    expect(await store.getRecord(HOLDER_KIND.kind, 'acct:ada')).toEqual({ ...later, redeemedEarlier: 5 });
+    expect(await store.getRecord(raw(HOLDER_KIND.kind), 'acct:ada')).toEqual({ ...later, redeemedEarlier: 5 });
   });
 });

@@ -15,6 +15,8 @@ import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { postgresAvailable } from '../helpers/postgres.ts';
 import { freshStore } from '../helpers/postgres-store.ts';
+import { raw } from '../helpers/raw-records.ts';
+import type { RecordType } from '../../src/core/store/roles/record-types.ts';
 
 const silent = createLogger({ level: 'silent' });
 const closers: Array<() => Promise<void>> = [];
@@ -35,10 +37,8 @@ const failingTickets = (store: LedgerStore): LedgerStore =>
   new Proxy(store, {
     get(target, prop, receiver) {
       if (prop === 'putRecord')
-        return (kind: string, id: string, value: unknown) =>
-          kind === 'woocommerce-return'
-            ? Promise.reject(new Error('ENOSPC'))
-            : target.putRecord(kind as never, id, value);
+        return (type: RecordType<unknown>, id: string, value: unknown) =>
+          type.kind === 'woocommerce-return' ? Promise.reject(new Error('ENOSPC')) : target.putRecord(type, id, value);
       const value = Reflect.get(target, prop, receiver) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
@@ -97,7 +97,7 @@ describe.each(ledgers)('the WooCommerce callback’s writes, on $name', ({ avail
       ),
     ).rejects.toThrow('ENOSPC');
     // WooCommerce deletes key 2 on that answer: the store keeps key 1, which still works.
-    const kept = await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop));
+    const kept = await ledger.getRecord(raw<WooConnection>('session'), wooConnectionId(first.shop));
     expect(kept).toMatchObject({ keyId: 1, consumerKey: `ck_${'1'.repeat(40)}` });
   });
 
@@ -111,19 +111,21 @@ describe.each(ledgers)('the WooCommerce callback’s writes, on $name', ({ avail
       const stores = new WooStores({ store: ledger, env: {}, storeAddresses: addresses });
       const first = await beginWooConnect(ledger, url, options);
       await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, callbackOf(first.authorizeUrl, 1));
-      const seen = (await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop)))!;
+      const seen = (await ledger.getRecord(raw<WooConnection>('session'), wooConnectionId(first.shop)))!;
       const offered = { consumerKey: `ck_${'3'.repeat(40)}`, consumerSecret: `cs_${'3'.repeat(40)}`, keyId: 3 };
       // The operator connects it again while the sign-in waited on the store: the sign-in's key does not land.
       await new Promise((resolve) => setTimeout(resolve, 5));
       const again = await beginWooConnect(ledger, url, options);
       await keepWooKeys({ store: ledger, stores, logger: silent, addresses }, callbackOf(again.authorizeUrl, 2));
       expect(await stores.replaceKey(first.shop, seen, { ...offered, keyPermissions: 'read_write' })).toBe(false);
-      expect(await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop))).toMatchObject({ keyId: 2 });
+      expect(await ledger.getRecord(raw<WooConnection>('session'), wooConnectionId(first.shop))).toMatchObject({
+        keyId: 2,
+      });
       // Disconnected meanwhile: it stays so.
-      const now = (await ledger.getRecord<WooConnection>('session', wooConnectionId(first.shop)))!;
-      await ledger.deleteRecord('session', wooConnectionId(first.shop));
+      const now = (await ledger.getRecord(raw<WooConnection>('session'), wooConnectionId(first.shop)))!;
+      await ledger.deleteRecord(raw('session'), wooConnectionId(first.shop));
       expect(await stores.replaceKey(first.shop, now, { ...offered, keyPermissions: 'read_write' })).toBe(false);
-      expect(await ledger.getRecord('session', wooConnectionId(first.shop))).toBeUndefined();
+      expect(await ledger.getRecord(raw('session'), wooConnectionId(first.shop))).toBeUndefined();
     },
   );
 });

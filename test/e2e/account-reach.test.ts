@@ -24,6 +24,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { mintSessionToken } from '../helpers/shopify-app-links.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP_A = 'alpha-reach.myshopify.com';
 const SHOP_B = 'beta-reach.myshopify.com';
@@ -170,8 +171,8 @@ describe.each(backends)('a merchant’s reach on %s', (backend, available) => {
       expect(letters.filter((letter) => letter.byHand)).toHaveLength(1);
       expect((await as(SHOP_B).get('/dead-letters')).body.deadLetters).toEqual([]);
       // The adjustment names its shop, which a shop's erasure goes by (records of a platform and shop).
-      const adjustments = await running.bridge.engine.store.listRecords<{ platform?: string; shop?: string }>(
-        'adjustment',
+      const adjustments = await running.bridge.engine.store.listRecords(
+        raw<{ platform?: string; shop?: string }>('adjustment'),
       );
       expect(adjustments.map(({ value }) => [value.platform, value.shop])).toEqual([['shopify', SHOP_A]]);
       // A data request of that customer, at that shop: its export has the adjustment; at another shop, not.

@@ -11,6 +11,7 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { postShopifyOrder, SHOPIFY_SECRET } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const EARLIER = 'installed-before.myshopify.com';
 const LATER = 'installed-after.myshopify.com';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   // What an earlier release left: the app installed on a shop open installs let in.
   const ledger = new LowdbStore({ dataDir });
   await ledger.open();
-  await ledger.putRecord('session', `shopify:${EARLIER}`, {
+  await ledger.putRecord(raw('session'), `shopify:${EARLIER}`, {
     platform: 'shopify',
     shop: EARLIER,
     mode: 'token_exchange',
@@ -63,7 +64,7 @@ describe('a bridge upgraded to accounts, which served open installs', () => {
     expect(lines.filter((line) => line.includes(EARLIER) && line.includes('stay on the default account'))).toHaveLength(
       1,
     );
-    expect(await bridge.engine.store.getRecord('migration', EARLIER_SHOPS_MIGRATION)).toMatchObject({
+    expect(await bridge.engine.store.getRecord(raw('migration'), EARLIER_SHOPS_MIGRATION)).toMatchObject({
       linked: [`shopify ${EARLIER}`, `shopify ${REINSTALLED}`],
     });
   });

@@ -18,6 +18,7 @@ import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 /** A merchant who installed the app (open installs) and whom the operator links to account B. */
 const SHOP_B = 'merchant-b.myshopify.com';
@@ -325,8 +326,8 @@ function accountsSuite(backend: 'lowdb' | 'postgres') {
         outcome: 'success',
         message: 'ok',
       });
-      await bridge.engine.store.putRecord('adjustment', 'adj-of-b', adjustment('adj-of-b', accountB.id));
-      await bridge.engine.store.putRecord('adjustment', 'adj-earlier', adjustment('adj-earlier', undefined));
+      await bridge.engine.store.putRecord(raw('adjustment'), 'adj-of-b', adjustment('adj-of-b', accountB.id));
+      await bridge.engine.store.putRecord(raw('adjustment'), 'adj-earlier', adjustment('adj-earlier', undefined));
       const ofB = await bridge.engine.privacy.exportCustomer(match, accountB.id);
       expect(ofB.adjustments.map((each) => each.id)).toEqual(['adj-of-b']);
       expect((await bridge.engine.privacy.exportCustomer(match, 'default')).adjustments.map((each) => each.id)).toEqual(

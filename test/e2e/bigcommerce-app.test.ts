@@ -26,6 +26,7 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { keptPageKey } from '../../src/composition/kept-page-key.ts';
 import { eventually } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADMIN_TOKEN = 'bc-app-admin-token-0123456789abcdef';
 const CLIENT_ID = 'bc-app-client-id';
@@ -45,7 +46,8 @@ let alphaSession = '';
 let bridge: RunningBridge;
 const logText: string[] = [];
 
-const install = (hash: string) => bridge.engine.store.getRecord<BigCommerceInstall>('session', `bigcommerce:${hash}`);
+const install = (hash: string) =>
+  bridge.engine.store.getRecord(raw<BigCommerceInstall>('session'), `bigcommerce:${hash}`);
 const earnings = (orderId: string) =>
   bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
 const post = async (body: string, headers: Record<string, string>) =>
@@ -95,7 +97,7 @@ describe('installing from the control panel', () => {
     const kept = await install('alpha1');
     expect(kept).toMatchObject({ shop: 'alpha1', scope: 'store_v2_orders_read_only store_v2_information_read_only' });
     expect(bc.stores.get('alpha1')?.tokens.get(kept!.accessToken)).toBe(CLIENT_SECRET);
-    expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:alpha1')).toMatchObject({
+    expect(await bridge.engine.store.getRecord(raw<ShopState>('shop'), 'bigcommerce:alpha1')).toMatchObject({
       uninstalledAt: null,
     });
 
@@ -157,7 +159,10 @@ describe('installing from the control panel', () => {
     hook.is_active = false;
     await bridge.reconciler.run('bigcommerce', 'beta2');
     expect(hook.is_active).toBe(true);
-    const health = await bridge.engine.store.getRecord<{ repaired: string[] }>('platform-health', 'bigcommerce:beta2');
+    const health = await bridge.engine.store.getRecord(
+      raw<{ repaired: string[] }>('platform-health'),
+      'bigcommerce:beta2',
+    );
     expect(health?.repaired).toEqual([`store/order/statusUpdated: reactivated hook ${hook.id}`]);
   });
 });
@@ -300,7 +305,7 @@ describe('uninstalling', () => {
     const answer = await bc.uninstall('beta2');
     expect(answer.status).toBe(200);
     expect(await install('beta2')).toBeUndefined();
-    expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:beta2')).toMatchObject({
+    expect(await bridge.engine.store.getRecord(raw<ShopState>('shop'), 'bigcommerce:beta2')).toMatchObject({
       uninstalledAt: expect.any(String),
     });
     expect(bridge.reconciler.platforms).toContain('bigcommerce');

@@ -15,6 +15,7 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { filesAsText } from '../helpers/secrets.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const dataDir = tempDataDir();
 let bridge: RunningBridge;
@@ -122,7 +123,7 @@ it('trims at its first start the deliveries an earlier release kept whole, in th
       billing_address: { first_name: 'Grace', last_name: 'Hopper', phone: '(212) 555-0142', country_code: 'US' },
     });
     expect(Object.keys(letter)).not.toContain('browser_ip');
-    expect(await upgraded.engine.store.getRecord('migration', KEPT_FIELDS_MIGRATION)).toMatchObject({
+    expect(await upgraded.engine.store.getRecord(raw('migration'), KEPT_FIELDS_MIGRATION)).toMatchObject({
       deadLetters: 1,
     });
     // During a rolling upgrade an instance of the earlier release still keeps bodies whole: one it cannot use

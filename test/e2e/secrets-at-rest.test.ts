@@ -33,6 +33,7 @@ import {
 } from '../helpers/shopify-app-bridge.ts';
 import { mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { WOO_SITE, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'sealed-tokens.myshopify.com';
 const BC_CLIENT_ID = 'sealed-bc-client-id';
@@ -118,8 +119,8 @@ describe.each(backends)('%s', (name, makeDatabase) => {
       expect((await openShopifyApp(running)).status).toBe(200);
       expect((await bc.install('sealed1')).status).toBe(200);
       const store = running.bridge.engine.store;
-      const session = await store.getRecord<ShopifySession>('session', `shopify:${SHOP}`);
-      const install = await store.getRecord<BigCommerceInstall>('session', 'bigcommerce:sealed1');
+      const session = await store.getRecord(raw<ShopifySession>('session'), `shopify:${SHOP}`);
+      const install = await store.getRecord(raw<BigCommerceInstall>('session'), 'bigcommerce:sealed1');
       tokens = [session!.accessToken, session!.refreshToken!, install!.accessToken];
       // The tokens the bridge uses are the platforms' own, read back plain.
       expect(bc.stores.get('sealed1')?.tokens.has(install!.accessToken)).toBe(true);
@@ -166,7 +167,7 @@ describe('outside sandbox mode without SECRETS_KEY', () => {
       // The merchant is told it is the operator's to put right, not that Shopify failed.
       expect(opened.status).toBe(503);
       expect(((await opened.json()) as { error: string }).error).toContain('its operator has to set SECRETS_KEY');
-      expect(await running.bridge.engine.store.getRecord('session', `shopify:${SHOP}`)).toBeUndefined();
+      expect(await running.bridge.engine.store.getRecord(raw('session'), `shopify:${SHOP}`)).toBeUndefined();
       expect(logText.join('')).toContain('Refused to store a new secret');
       expect(filesAsText(dataDir)).not.toMatch(/"accessToken"/);
       // An operator saving a loyalty account's API key is refused too, with the same advice, and nothing is kept.

@@ -19,6 +19,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP_A = 'tries-a.myshopify.com';
 const SHOP_B = 'tries-b.myshopify.com';
@@ -101,7 +102,7 @@ describe('test orders from a shop’s own page', () => {
   it('is refused on the operator’s account: a made-up order would earn in the operator’s program', async () => {
     const refused = await asShop(running, SHOP_C).post('/test-orders');
     expect(refused.status).toBe(403);
-    expect(await running.bridge.engine.store.listRecords('test-order')).not.toContainEqual(
+    expect(await running.bridge.engine.store.listRecords(raw('test-order'))).not.toContainEqual(
       expect.objectContaining({ value: expect.objectContaining({ shop: SHOP_C }) }),
     );
   });
@@ -114,7 +115,7 @@ describe('test orders from a shop’s own page', () => {
     expect(over.body.errors[0]).toMatch(/at most 10 test orders an hour/);
     await running.bridge.engine.drain();
     const ofB = async () =>
-      (await running.bridge.engine.store.listRecords<{ shop: string }>('test-order')).filter(
+      (await running.bridge.engine.store.listRecords(raw<{ shop: string }>('test-order'))).filter(
         ({ value }) => value.shop === SHOP_B,
       );
     expect(await ofB()).toHaveLength(10);

@@ -10,6 +10,7 @@ import { postShopifyOrder, shopifyHeaders } from '../helpers/shopify.ts';
 import { APP_KEY, APP_SECRET, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { SHOPIFY_APP_URL_PATH } from '../../adapters/shopify/paths.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const OURS = 'our-store.myshopify.com';
 const STRANGER = 'stranger-store.myshopify.com';
@@ -48,7 +49,7 @@ describe('a shop the bridge does not serve', () => {
     expect(response.headers.get('content-security-policy')).toContain(
       `frame-ancestors https://${STRANGER} https://admin.shopify.com`,
     );
-    expect(await suite.running.bridge.engine.store.listRecords('session')).toEqual([]);
+    expect(await suite.running.bridge.engine.store.listRecords(raw('session'))).toEqual([]);
   });
 
   it('has its deliveries acknowledged and ignored with the reason, counted on the connections panel, and earns nothing', async () => {
@@ -92,7 +93,7 @@ describe('a shop the bridge does not serve', () => {
   it('is not reconciled, nor resynced, even with a token the ledger still holds from before', async () => {
     await start();
     // An install from before the bridge kept a list of shops.
-    await suite.running.bridge.engine.store.putRecord('session', `shopify:${STRANGER}`, {
+    await suite.running.bridge.engine.store.putRecord(raw('session'), `shopify:${STRANGER}`, {
       platform: 'shopify',
       shop: STRANGER,
       mode: 'oauth',

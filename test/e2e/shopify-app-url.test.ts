@@ -17,6 +17,7 @@ import {
 } from '../helpers/shopify-app-bridge.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { APP_BRIDGE_URL, SHOPIFY_APP_URL_PATH, SHOPIFY_BOUNCE_PATH } from '../../adapters/shopify/paths.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const MANAGED = 'managed-store.myshopify.com';
 const OTHER = 'other-store.myshopify.com';
@@ -32,7 +33,7 @@ const open = (query: string) =>
 const expiredToken = (shop: string) =>
   mintSessionToken({ shop, apiKey: APP_KEY, secret: APP_SECRET, expiresInS: -120, notBeforeS: -180 });
 const session = (shop: string) =>
-  suite.running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${shop}`);
+  suite.running.bridge.engine.store.getRecord(raw<ShopifySession>('session'), `shopify:${shop}`);
 const exchanges = (shop: string) =>
   suite.fake.requests.filter((request) => request.shop === shop && request.what === 'token:token_exchange');
 const idToken = (shop: string, secret = APP_SECRET) => mintSessionToken({ shop, apiKey: APP_KEY, secret });
@@ -66,8 +67,8 @@ describe('the App URL refuses what Shopify did not sign', () => {
     expect(response.headers.get('location')).toBeNull();
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     expect(await response.text()).toContain('Open this app from your Shopify admin');
-    expect(await suite.running.bridge.engine.store.listRecords('session')).toEqual([]);
-    expect(await suite.running.bridge.engine.store.listRecords('shop')).toEqual([]);
+    expect(await suite.running.bridge.engine.store.listRecords(raw('session'))).toEqual([]);
+    expect(await suite.running.bridge.engine.store.listRecords(raw('shop'))).toEqual([]);
   });
 
   it('accepts a link signed with the previous secret during a rotation', async () => {
@@ -119,7 +120,10 @@ describe('embedded: a managed install, then the first open', () => {
     // Installed: its subscriptions checked (the app's configuration declares every topic, so none is made on the shop, and none counts before Shopify delivers it).
     await eventually(async () =>
       expect(
-        await suite.running.bridge.engine.store.getRecord<SubscriptionHealth>('platform-health', `shopify:${MANAGED}`),
+        await suite.running.bridge.engine.store.getRecord(
+          raw<SubscriptionHealth>('platform-health'),
+          `shopify:${MANAGED}`,
+        ),
       ).toMatchObject({ healthy: 0, unconfirmed: expect.any(Array) }),
     );
     expect(suite.fake.shop(MANAGED).subscriptions).toEqual([]);

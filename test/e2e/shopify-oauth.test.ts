@@ -3,6 +3,7 @@
 // browser holding that cookie, with Shopify's HMAC on the query. A bot is told 410 and sent nowhere.
 import { describe, expect, it } from 'vitest';
 import { APP_KEY, CHROME_UA, shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'oauth-shop.myshopify.com';
 const ADMIN_TOKEN = 'operator-admin-token-0123456789';
@@ -69,7 +70,7 @@ describe('an install by OAuth', () => {
     expect(
       done.headers.getSetCookie().some((cookie) => /^shopify_app_state=;.*expires=Thu, 01 Jan 1970/i.test(cookie)),
     ).toBe(true);
-    expect(await suite.running.bridge.engine.store.listRecords('session')).toHaveLength(1);
+    expect(await suite.running.bridge.engine.store.listRecords(raw('session'))).toHaveLength(1);
   });
 
   it('inside the admin, goes on to the dashboard', async () => {
@@ -94,7 +95,7 @@ describe('an install by OAuth', () => {
     expect((await back(forged, { cookie: cookies })).status).toBe(400);
     expect((await back(callback, { cookie: cookies, 'user-agent': 'Googlebot/2.1' })).status).toBe(410);
     expect((await get(`/shopify/auth?shop=${SHOP}`, { 'user-agent': 'Googlebot/2.1' })).status).toBe(410);
-    expect(await suite.running.bridge.engine.store.listRecords('session')).toEqual([]);
+    expect(await suite.running.bridge.engine.store.listRecords(raw('session'))).toEqual([]);
     // The browser that began it still can: nothing above spent its code.
     expect((await back(callback, { cookie: cookies })).status).toBe(200);
   });

@@ -17,6 +17,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { proxiedQuery } from '../helpers/shopify-proxy-signer.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'rewards-shop.myshopify.com';
 /** The cart the code pays for at checkout: the delivered order's subtotal (shopifyOrderJson's), above every reward's minimum here. */
@@ -272,9 +273,11 @@ describe('a Shopify customer spends their points', () => {
     // Its reservation ends, told why, once Shopify's late count of uses has had its window (none here).
     const reservation = async () =>
       (
-        await running.bridge.engine.store.listRecords<{
-          reservations: Array<{ code: string; state: string; endedWhy?: string }>;
-        }>('reward-holder')
+        await running.bridge.engine.store.listRecords(
+          raw<{
+            reservations: Array<{ code: string; state: string; endedWhy?: string }>;
+          }>('reward-holder'),
+        )
       )
         .flatMap(({ value }) => value.reservations)
         .find((each) => each.code === code);
@@ -292,8 +295,8 @@ describe('a Shopify customer spends their points', () => {
     const issued = await redeem(rewards[1]!.id as string);
     expect(issued.status).toBe(200);
     const holders = () =>
-      running.bridge.engine.store.listRecords<{ reservations: Array<{ code: string; state: string }> }>(
-        'reward-holder',
+      running.bridge.engine.store.listRecords(
+        raw<{ reservations: Array<{ code: string; state: string }> }>('reward-holder'),
       );
     const stateOf = async (code: string) =>
       (await holders()).flatMap(({ value }) => value.reservations).find((each) => each.code === code)?.state;

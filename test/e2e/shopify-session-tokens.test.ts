@@ -19,6 +19,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { mintSessionToken, type SessionTokenOptions } from '../helpers/shopify-app-links.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP_A = 'alpha-store.myshopify.com';
 const SHOP_B = 'beta-store.myshopify.com';
@@ -64,7 +65,8 @@ const call = (path: string, bearer: string, init: RequestInit = {}) =>
   });
 const shopsOf = async (response: Response) =>
   ((await response.json()) as { orders: Array<{ shop: string }> }).orders.map((order) => order.shop);
-const session = (shop: string) => running.bridge.engine.store.getRecord<ShopifySession>('session', `shopify:${shop}`);
+const session = (shop: string) =>
+  running.bridge.engine.store.getRecord(raw<ShopifySession>('session'), `shopify:${shop}`);
 const exchanges = () => fake.requests.filter((request) => request.what === 'token:token_exchange').length;
 
 describe('a good session token', () => {
@@ -150,14 +152,14 @@ describe('a session token that is not good', () => {
     '%s: refused, no record, no token exchange, and never quoted back',
     async (_name, make, status, why) => {
       const given = make();
-      const sessions = (await running.bridge.engine.store.listRecords('session')).length;
+      const sessions = (await running.bridge.engine.store.listRecords(raw('session'))).length;
       const before = exchanges();
       const response = await call('/orders', given);
       expect(response.status).toBe(status);
       const text = await response.text();
       expect(text).toContain(why);
       expect(text).not.toContain(given);
-      expect((await running.bridge.engine.store.listRecords('session')).length).toBe(sessions);
+      expect((await running.bridge.engine.store.listRecords(raw('session'))).length).toBe(sessions);
       expect(await session(SHOP_C)).toBeUndefined();
       expect(exchanges()).toBe(before);
     },

@@ -16,6 +16,7 @@ import { eventually } from '../helpers/engine.ts';
 import { shopifyAppSuite, type ShopifyAppBridge } from '../helpers/shopify-app-bridge.ts';
 import { declaredSubscriptions } from '../helpers/shopify-app-config.ts';
 import { shopifyOrderJson, shopifyPartsOf, shopifyRefundJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'own-store.myshopify.com';
 const MANAGED = 'installed-never-opened.myshopify.com';
@@ -24,7 +25,7 @@ const ADMIN_TOKEN = 'operator-token-for-the-subscriptions-test';
 const suite = shopifyAppSuite({ SHOPIFY_SHOP: SHOP, SHOPIFY_SHOPS: MANAGED });
 
 const health = async () =>
-  (await suite.running.bridge.engine.store.getRecord<SubscriptionHealth>('platform-health', `shopify:${SHOP}`)) ??
+  (await suite.running.bridge.engine.store.getRecord(raw<SubscriptionHealth>('platform-health'), `shopify:${SHOP}`)) ??
   undefined;
 const subscribedTopics = () =>
   suite.fake

@@ -12,6 +12,7 @@ import {
   shopifyRefundJson,
   signShopify,
 } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 let bridge: RunningBridge;
 beforeAll(async () => {
@@ -200,7 +201,7 @@ describe('POST /webhooks/shopify', () => {
     ).toBe('accepted');
     await settle();
     expect(earning(late)).toBeUndefined();
-    expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({
+    expect(await bridge.engine.store.getRecord(raw('shop'), `shopify:${shop}`)).toMatchObject({
       uninstalledAt: uninstalledAt.toISOString(),
     });
     // The app was put back (without OAuth): its next delivery counts, and clears the uninstall.
@@ -212,7 +213,7 @@ describe('POST /webhooks/shopify', () => {
     });
     await settle();
     expect(earning(after)).toMatchObject({ status: 'pending' });
-    expect(await bridge.engine.store.getRecord('shop', `shopify:${shop}`)).toMatchObject({ uninstalledAt: null });
+    expect(await bridge.engine.store.getRecord(raw('shop'), `shopify:${shop}`)).toMatchObject({ uninstalledAt: null });
   });
 
   it('accepts the newer shopify-* headers', async () => {

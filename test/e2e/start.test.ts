@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import type { SandboxCredentials } from '../../src/sandbox/credentials.ts';
 import { runCli, startCli, type RunningCli } from '../helpers/cli-process.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 /** What a person finds in the ledger of a running bridge (opened read-only, as `loyalty-bridge status` does). */
 async function keptSandboxCredentials(dataDir: string): Promise<SandboxCredentials> {
   const store = new LowdbStore({ dataDir, readOnly: true });
   await store.open();
-  const kept = await store.getRecord<SandboxCredentials>('sandbox-credentials', 'bridge');
+  const kept = await store.getRecord(raw<SandboxCredentials>('sandbox-credentials'), 'bridge');
   if (!kept) throw new Error(`no sandbox credentials kept in ${dataDir}`);
   return kept;
 }

@@ -11,6 +11,7 @@ import { opensslAvailable } from '../helpers/https-front.ts';
 import { onBridge, sessionIn, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
 import { answerConsent } from '../helpers/wordpress-merchant.ts';
 import type { RunningBridge } from '../../src/composition/main.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 /** As the merchant typed it in WordPress, which keeps it HTML-escaped: the page says it as typed. */
 const TYPED = 'Tom & Jerry’s <Corner> "Shop"';
@@ -56,11 +57,11 @@ describe.skipIf(!opensslAvailable)('a WooCommerce store’s page says the store�
 
   it('reads the name of a store connected before names were kept, at its page’s sign-in', async () => {
     const store = world.bridge.engine.store;
-    await store.deleteRecord('woocommerce-store-name', `woocommerce:${other.host}`);
+    await store.deleteRecord(raw('woocommerce-store-name'), `woocommerce:${other.host}`);
     other.siteName = 'Renamed Since';
     expect((await signedIn(other)).storeName).toBe('Renamed Since');
     expect(
-      await store.getRecord<{ name: string }>('woocommerce-store-name', `woocommerce:${other.host}`),
+      await store.getRecord(raw<{ name: string }>('woocommerce-store-name'), `woocommerce:${other.host}`),
     ).toMatchObject({ name: 'Renamed Since' });
   }, 30_000);
 });

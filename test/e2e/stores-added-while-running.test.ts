@@ -22,6 +22,7 @@ import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-wooc
 import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
 import { wooOrderJson } from '../helpers/woocommerce.ts';
 import { answerConsent } from '../helpers/wordpress-merchant.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADMIN_TOKEN = 'stores-added-admin-token-0123456789';
 const CLIENT_ID = 'added-app-client-id';
@@ -34,7 +35,7 @@ let bridge: RunningBridge;
 const earnings = (orderId: string) =>
   bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
 const reconciled = (platform: string, shop: string) =>
-  bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `${platform}:${shop}`);
+  bridge.engine.store.getRecord(raw<ReconciliationState>('reconciliation'), `${platform}:${shop}`);
 const minuteAgo = () => new Date(Date.now() - 60_000);
 
 describe.skipIf(!opensslAvailable)(

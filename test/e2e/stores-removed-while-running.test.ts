@@ -14,13 +14,17 @@ import { eventually } from '../helpers/engine.ts';
 import { startFakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { shopifyAppSuite } from '../helpers/shopify-app-bridge.ts';
 import { declaredSubscriptions } from '../helpers/shopify-app-config.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const OWN = 'own-and-leaving.myshopify.com';
 const suite = shopifyAppSuite({ SHOPIFY_SHOP: OWN });
 
 const records = async (bridge: RunningBridge, platform: string, shop: string) => ({
-  reconciliation: await bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `${platform}:${shop}`),
-  health: await bridge.engine.store.getRecord<SubscriptionHealth>('platform-health', `${platform}:${shop}`),
+  reconciliation: await bridge.engine.store.getRecord(
+    raw<ReconciliationState>('reconciliation'),
+    `${platform}:${shop}`,
+  ),
+  health: await bridge.engine.store.getRecord(raw<SubscriptionHealth>('platform-health'), `${platform}:${shop}`),
 });
 
 describe('Shopify: the own shop, uninstalled while the bridge runs', () => {
@@ -36,7 +40,7 @@ describe('Shopify: the own shop, uninstalled while the bridge runs', () => {
     expect(await suite.fake.deliver(OWN, 'app/uninstalled', body)).toEqual([{ status: 200, result: 'accepted' }]);
     await eventually(async () => {
       await bridge.engine.drain();
-      expect(await bridge.engine.store.getRecord<ShopState>('shop', `shopify:${OWN}`)).toMatchObject({
+      expect(await bridge.engine.store.getRecord(raw<ShopState>('shop'), `shopify:${OWN}`)).toMatchObject({
         uninstalledAt: expect.any(String),
       });
     });
@@ -83,7 +87,7 @@ describe('BigCommerce: a store that installed the app, uninstalled while the bri
 
       expect((await bc.uninstall('leaving1')).status).toBe(200);
       await eventually(async () =>
-        expect(await bridge.engine.store.getRecord<ShopState>('shop', 'bigcommerce:leaving1')).toMatchObject({
+        expect(await bridge.engine.store.getRecord(raw<ShopState>('shop'), 'bigcommerce:leaving1')).toMatchObject({
           uninstalledAt: expect.any(String),
         }),
       );

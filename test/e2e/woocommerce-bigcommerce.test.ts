@@ -15,6 +15,7 @@ import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import { WOO_SECRET, wooOrderJson, type WooOrderOptions } from '../helpers/woocommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADMIN_TOKEN = 'stores-admin-token-0123456789abcdef';
 const BC_HEADER_SECRET = 'bc-header-secret-0123456789abcdef';
@@ -115,7 +116,7 @@ const earning = (orderId: string, on = bridge) => earnings(orderId, on)[0];
 const setWooOrder = (options: WooOrderOptions) =>
   woo.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
 const reconciliation = () =>
-  bridge.engine.store.getRecord<ReconciliationState>('reconciliation', `woocommerce:${woo.host}`);
+  bridge.engine.store.getRecord(raw<ReconciliationState>('reconciliation'), `woocommerce:${woo.host}`);
 const settled = () => bridge.engine.drain();
 
 describe('WooCommerce', () => {

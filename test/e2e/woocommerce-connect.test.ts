@@ -15,6 +15,7 @@ import { opensslAvailable, startHttpsFront, type HttpsFront } from '../helpers/h
 import { outboundPost } from '../helpers/outbound-post.ts';
 import { signWoo, wooOrderJson, type WooOrderOptions } from '../helpers/woocommerce.ts';
 import { answerConsent } from '../helpers/wordpress-merchant.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADMIN_TOKEN = 'connect-admin-token-0123456789abcdef';
 const TOPICS = ['order.created', 'order.deleted', 'order.restored', 'order.updated'];
@@ -38,7 +39,8 @@ const startConnect = (store: string) =>
     method: 'POST',
     body: JSON.stringify({ store }),
   });
-const connection = (shop: string) => bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${shop}`);
+const connection = (shop: string) =>
+  bridge.engine.store.getRecord(raw<WooConnection>('session'), `woocommerce:${shop}`);
 const shopOf = (fake: FakeWooCommerce) => fake.host;
 const setOrder = (fake: FakeWooCommerce, options: WooOrderOptions) =>
   fake.orders.set(options.id, JSON.parse(wooOrderJson(options)) as Record<string, unknown>);
@@ -159,7 +161,7 @@ describe.skipIf(!opensslAvailable)('connecting WooCommerce stores', () => {
       consumer_secret: `cs_${'b'.repeat(40)}`,
       key_permissions: 'read_write',
     };
-    const sessions = async () => (await bridge.engine.store.listRecords('session')).length;
+    const sessions = async () => (await bridge.engine.store.listRecords(raw('session'))).length;
     const before = await sessions();
     expect((await callback({ ...keys, user_id: 'x'.repeat(43) })).status).toBe(401);
     expect((await callback({ ...keys })).status).toBe(401);

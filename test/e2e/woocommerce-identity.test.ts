@@ -15,6 +15,7 @@ import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-wooc
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { WOO_SECRET, wooOrderJson, type WooOrderOptions } from '../helpers/woocommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADMIN_TOKEN = 'identity-admin-token-0123456789abcdef';
 
@@ -86,7 +87,7 @@ describe('one name for a store that calls itself www. while the merchant configu
     expect((await ordersOf(bridge)).map((order) => order.key)).toEqual(['woocommerce:store.example:801']);
     expect(earnings(bridge, '801')).toHaveLength(1);
     expect(await bridge.engine.store.listDeadLetters()).toEqual([]);
-    expect(await bridge.engine.store.getRecord('reconciliation', 'woocommerce:store.example')).toBeDefined();
+    expect(await bridge.engine.store.getRecord(raw('reconciliation'), 'woocommerce:store.example')).toBeDefined();
   });
 });
 
@@ -213,7 +214,9 @@ describe.each([
         expect(await bridge.engine.store.claimLpOrderId('500', 'woocommerce:other:500')).toBe(
           'woocommerce:store.example:500',
         );
-        expect(await bridge.engine.store.getRecord('migration', 'woocommerce-shop:www.store.example')).toBeUndefined();
+        expect(
+          await bridge.engine.store.getRecord(raw('migration'), 'woocommerce-shop:www.store.example'),
+        ).toBeUndefined();
 
         // The earlier points are the same ones: nothing more was sent for 500.
         await bridge.engine.drain();

@@ -21,6 +21,7 @@ import {
   type PluginConnection,
 } from '../helpers/woocommerce-plugin.ts';
 import { ADMIN_TOKEN, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADA = { id: 42, email: 'ada@example.com' };
 const STORE_PAGE = 'https://www.rewards-woo.example';
@@ -176,7 +177,7 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
   it('the store’s erasure takes the plugin’s key: what it signed opens nothing', async () => {
     const erased = await operator('POST', '/shops/erase', { platform: 'woocommerce', shop: woo.host, confirm: true });
     expect(erased.status).toBe(200);
-    expect(await world.bridge.engine.store.getRecord('woo-plugin-key', `woocommerce:${woo.host}`)).toBeUndefined();
+    expect(await world.bridge.engine.store.getRecord(raw('woo-plugin-key'), `woocommerce:${woo.host}`)).toBeUndefined();
     expect((await asAda()).status).toBe(401);
   }, 30_000);
 });

@@ -11,6 +11,7 @@ import { outboundPost } from '../helpers/outbound-post.ts';
 import { wooOrderJson } from '../helpers/woocommerce.ts';
 import { onBridge, sessionIn, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
 import { answerConsent } from '../helpers/wordpress-merchant.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 let world: WooPageWorld;
 let woo: FakeWooCommerce;
@@ -161,7 +162,7 @@ describe.skipIf(!opensslAvailable)('a WooCommerce merchant’s own page', () => 
     expect((await asPage(session.replace('lbp1.woocommerce.', 'lbb1.'), '/session')).status).toBe(401);
     expect((await asPage(session.replace('lbp1.woocommerce.', 'lbs1.'), '/session')).status).toBe(401);
     // The store disconnected: its sessions open nothing.
-    await world.bridge.engine.store.deleteRecord('session', `woocommerce:${woo.host}`);
+    await world.bridge.engine.store.deleteRecord(raw('session'), `woocommerce:${woo.host}`);
     const ended = await asPage(session, '/orders', { method: 'POST', body: '{'.repeat(10) });
     expect(ended.status).toBe(401);
   }, 30_000);

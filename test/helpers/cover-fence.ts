@@ -1,7 +1,7 @@
 // Bridges on one ledger for the tests of a Redeem against an earning's cancel and its cover check (cover-checks.ts):
 // a service whose balance reads the test holds, each bridge's own reader, RewardCodes and CoverChecks as composition
 // wires them, the worker's cancel with its checks before and after, and a ledger whose next write of a kind fails.
-import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
+import type { RecordType } from '../../src/core/store/roles/record-types.ts';
 import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CHECK_KIND } from '../../src/core/storefront/cover-marks.ts';
@@ -95,13 +95,13 @@ export async function outcome(ledger: LedgerStore, codeStore: FakeCodeStore) {
 /** The ledger, whose next putRecord of a kind the test names fails (the database gone for that one write). */
 export function faulty(base: LedgerStore) {
   const failing = new Set<RecordKind>();
-  const putRecord = async <T>(kind: KindOrType<T>, id: string, value: T) => {
-    if (failing.delete(kindOf(kind))) throw new Error(`injected: the ledger refused a write of ${kindOf(kind)}`);
+  const putRecord = async <T>(kind: RecordType<T>, id: string, value: T) => {
+    if (failing.delete(kind.kind)) throw new Error(`injected: the ledger refused a write of ${kind.kind}`);
     return base.putRecord(kind, id, value);
   };
   const ledger = new Proxy(base, {
     get: (target, name) =>
       name === 'putRecord' ? putRecord : (Reflect.get(target, name) as () => unknown).bind(target),
   });
-  return { ledger, failNextPut: (kind: KindOrType<unknown>) => failing.add(kindOf(kind)) };
+  return { ledger, failNextPut: (kind: RecordType<unknown>) => failing.add(kind.kind) };
 }

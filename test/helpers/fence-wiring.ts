@@ -2,7 +2,7 @@
 // writes told to the model as they start, whichever check makes them: a check of its own, a cancel's, the sweep's)
 // and the customer's erasure of their reservations, as composition wires them, with no platform behind; a Redeem's
 // reservation as reward-codes.ts makes it; and the store model's own operations that run at once with the fences'.
-import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
+import type { RecordType } from '../../src/core/store/roles/record-types.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'vitest';
 import { alone, type Accounts, type AccountRuntime } from '../../src/core/accounts.ts';
@@ -29,6 +29,7 @@ import {
 import type { CheckSeen, GivenBackHolder, MarkModel } from './mark-model.ts';
 import { orderEvent } from './order-events.ts';
 import type { Faults, Harness } from './store-model-harness.ts';
+import { raw } from './raw-records.ts';
 
 const logger = createLogger({ level: 'silent' });
 /** What the runs of the file met, for its summary. */
@@ -106,16 +107,16 @@ function telling(store: LedgerStore, context: Pick<Context, 'model' | 'pending' 
   return new Proxy(store, {
     get(target, name, receiver) {
       if (name === 'putRecord')
-        return (kind: KindOrType<unknown>, id: string, value: unknown) => {
+        return (kind: RecordType<unknown>, id: string, value: unknown) => {
           const landed = target.putRecord(kind as never, id, value);
-          if (kindOf(kind) === FENCE_KIND.kind) tell(context, id, value as CheckFence, landed);
+          if (kind.kind === FENCE_KIND.kind) tell(context, id, value as CheckFence, landed);
           return landed;
         };
       if (name === 'getRecord')
-        return async (kind: KindOrType<unknown>, id: string) => {
+        return async (kind: RecordType<unknown>, id: string) => {
           const seen = watching.getStore();
           const value = (await target.getRecord(kind, id)) as GivenBackHolder | undefined;
-          if (seen && kindOf(kind) === HOLDER_KIND.kind) {
+          if (seen && kind.kind === HOLDER_KIND.kind) {
             if (value === undefined) seen.gone = true;
             for (const each of value?.givenBack ?? []) seen.givenBack.add(each);
           }
@@ -163,7 +164,7 @@ export function startOther(op: FenceOp, { store, harness, model, faults }: Conte
   switch (op.kind) {
     case 'count':
       return store
-        .changeRecord<{ count: number }>('migration', 'fence-counter', (current) => ({
+        .changeRecord(raw<{ count: number }>('migration'), 'fence-counter', (current) => ({
           put: { count: (current?.count ?? 0) + 1 },
         }))
         .then(

@@ -19,6 +19,7 @@ import type { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CANCEL_LANDS_MS, CHECK_KIND, type CoverCheck } from '../../src/core/storefront/cover-marks.ts';
 import { HOLDERS, holderOf, type FenceModel, type FenceOp } from './fence-model.ts';
 import type { Faults } from './store-model-harness.ts';
+import { raw } from './raw-records.ts';
 
 /** What of a run (fence-wiring.ts, Context) the marks' operations and checks use. */
 interface Context {
@@ -177,7 +178,7 @@ async function giveBack(
     const token = await checks.mark(account, id);
     Object.assign(entry, { token, answered: true, check: 'begun' });
     const n = model.next();
-    const { changed } = await store.changeRecord<GivenBackHolder>(HOLDER_KIND.kind, id, (current) =>
+    const { changed } = await store.changeRecord(raw<GivenBackHolder>(HOLDER_KIND.kind), id, (current) =>
       current ? { put: { ...current, givenBack: [...(current.givenBack ?? []), n] } } : undefined,
     );
     if (changed) marks.giveBacks.push({ holder, n, open: true });

@@ -14,6 +14,7 @@ import { opensslAvailable, selfSignedCertificate, startHttpsFront, type HttpsFro
 import { realWordPressMissing, startRealWordPress, type RealWordPress } from './real-wordpress.ts';
 import { onBridge, sessionIn } from './woocommerce-store-page.ts';
 import { answerConsent } from './wordpress-merchant.ts';
+import { raw } from './raw-records.ts';
 
 /** The site's title, as wp-cli.php's install step names it (the fake's REST index says the same). */
 export const SITE_TITLE = 'Smoke store';
@@ -130,7 +131,7 @@ async function connectStore(bridge: RunningBridge, site: string): Promise<string
   await answerConsent(((await connecting.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
   const host = new URL(site).host;
   await eventually(async () => {
-    const kept = await bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${host}`);
+    const kept = await bridge.engine.store.getRecord(raw<WooConnection>('session'), `woocommerce:${host}`);
     expect(kept?.consumerKey).toBeDefined();
   });
 

@@ -14,6 +14,7 @@ import { HELD, HOLDER_KIND, holderId } from '../../src/core/storefront/reservati
 import type { Reward } from '../../src/core/storefront/rewards.ts';
 import { eventually } from './engine.ts';
 import { DAY_MS, PLATFORM, SETTLE_MS, SHOP, offerRewards, privacyOf, type RewardWorld } from './reward-world.ts';
+import { raw } from './raw-records.ts';
 
 /** 100 points for 2.00 off, for a day: two earns give a customer two of these at once. */
 export const REWARD: Reward = {
@@ -273,7 +274,7 @@ export async function reinstall(w: RewardWorld): Promise<void> {
   w.store.accessGone = false;
   await offerRewards(w.ledger, [REWARD]);
   const at = new Date().toISOString();
-  await w.ledger.putRecord('storefront', `${PLATFORM}:${SHOP}`, {
+  await w.ledger.putRecord(raw('storefront'), `${PLATFORM}:${SHOP}`, {
     platform: PLATFORM,
     shop: SHOP,
     on: true,

@@ -21,6 +21,7 @@ import { createLogger } from '../../src/logger.ts';
 import { eventually, type sandboxWithEngines } from './engine.ts';
 import { FakeCodeStore } from './fake-code-store.ts';
 import { orderEvent } from './order-events.ts';
+import { raw } from './raw-records.ts';
 
 export const PLATFORM = 'testshop';
 export const SHOP = 'shop-1';
@@ -103,7 +104,7 @@ export async function rewardWorld(
     repairMs: REPAIR_MS,
   });
   await saveRewards(ledger, PLATFORM, SHOP, options.rewards, 'test');
-  await ledger.putRecord('storefront', `${PLATFORM}:${SHOP}`, {
+  await ledger.putRecord(raw('storefront'), `${PLATFORM}:${SHOP}`, {
     platform: PLATFORM,
     shop: SHOP,
     on: true,

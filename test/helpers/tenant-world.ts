@@ -26,6 +26,7 @@ import { mintSessionToken } from './shopify-app-links.ts';
 import { answerConsent } from './wordpress-merchant.ts';
 import { signInPath, startFakeTinyShop } from '../platforms/tinyshop/fake-tinyshop.ts';
 import { tinyShop } from '../platforms/tinyshop/module.ts';
+import { raw } from './raw-records.ts';
 
 export const WORLD_ADMIN_TOKEN = 'tenant-world-admin-token-0123456789';
 export const BC_CLIENT_ID = 'tenant-world-bc-client';
@@ -199,7 +200,7 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
     modulePagePurpose('woocommerce'),
   );
   const wooShop = async (store: FakeWooCommerce) => {
-    const connections = await bridge.engine.store.listRecords<WooConnection>('session');
+    const connections = await bridge.engine.store.listRecords(raw<WooConnection>('session'));
     const found = connections.find(({ value }) => value.platform === 'woocommerce' && value.url === store.url);
     if (!found) throw new Error(`${store.url} is not connected`);
     return found.value.shop;

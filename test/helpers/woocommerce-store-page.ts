@@ -11,6 +11,7 @@ import { eventually } from './engine.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from './fake-woocommerce.ts';
 import { startHttpsFront, type HttpsFront } from './https-front.ts';
 import { answerConsent } from './wordpress-merchant.ts';
+import { raw } from './raw-records.ts';
 
 /** The operator's token on the world's bridge: its admin API and its dashboard. */
 export const ADMIN_TOKEN = 'woo-store-page-admin-token-0123456789';
@@ -62,7 +63,7 @@ export async function startWooPageWorld(
   });
   front.forwardTo(bridge.http.localUrl);
   const connection = (fake: FakeWooCommerce) =>
-    bridge.engine.store.getRecord<WooConnection>('session', `woocommerce:${fake.host}`);
+    bridge.engine.store.getRecord(raw<WooConnection>('session'), `woocommerce:${fake.host}`);
   const browse = (path: string, cookie = '') =>
     fetch(new URL(path, bridge.http.localUrl), { redirect: 'manual', headers: cookie ? { cookie } : {} });
   const world: WooPageWorld = {

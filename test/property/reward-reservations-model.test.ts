@@ -33,7 +33,7 @@ import {
 import { MAX_OPEN_CODES, RewardCodes, type RedeemAnswer } from '../../src/core/storefront/reward-codes.ts';
 import { saveRewards, type Reward } from '../../src/core/storefront/rewards.ts';
 import { StorefrontReader } from '../../src/core/storefront/storefront-reader.ts';
-import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
+import type { RecordType } from '../../src/core/store/roles/record-types.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { clientFor, eventually, sandboxWithEngines } from '../helpers/engine.ts';
@@ -46,6 +46,7 @@ import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
 import { bigCommerceCodes, inMemoryCodes, wooCommerceCodes, type ModelCodes } from '../helpers/model-codes.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { storeWith } from '../helpers/store-with.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const world = sandboxWithEngines();
 const logger = createLogger({ level: 'silent' });
@@ -129,8 +130,8 @@ const heldOf = (reservations: Reservation[]) =>
 
 /** The ledger with reward records' writes failing once when told: before the write, or after it landed. */
 function failing(store: LedgerStore, real: Pick<Real, 'storeFail' | 'storeFailSkip'>): LedgerStore {
-  const once = async <T>(kind: KindOrType<unknown>, write: () => Promise<T>): Promise<T> => {
-    const fail = REWARD_KINDS.has(kindOf(kind)) ? real.storeFail : undefined;
+  const once = async <T>(kind: RecordType<unknown>, write: () => Promise<T>): Promise<T> => {
+    const fail = REWARD_KINDS.has(kind.kind) ? real.storeFail : undefined;
     if (!fail) return write();
     // The failure lands on a later write where told: a redeem's mark, a release, not always the first write.
     if (real.storeFailSkip > 0) {
@@ -894,7 +895,7 @@ describe.each(ledgerBackends())('reward reservations, model-checked (%s)', (_nam
         repairMs: REPAIR_MS,
       });
       await saveRewards(ledger, PLATFORM, SHOP, REWARDS, 'test');
-      await ledger.putRecord('storefront', `${PLATFORM}:${SHOP}`, {
+      await ledger.putRecord(raw('storefront'), `${PLATFORM}:${SHOP}`, {
         platform: PLATFORM,
         shop: SHOP,
         on: true,

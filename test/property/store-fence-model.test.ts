@@ -45,6 +45,7 @@ import { erase, reserve, startOther, stats, sweeperAccounts, wire, type Context 
 import { MarkModel, checkMarks, expectErasedMark, startMark } from '../helpers/mark-model.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { Faults, lowdbHarness, postgresHarness, scheduledStore, type Harness } from '../helpers/store-model-harness.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const RUNS = Number(process.env.STORE_FENCE_RUNS ?? 30);
 const PG_RUNS = Number(process.env.STORE_FENCE_PG_RUNS ?? 6);
@@ -138,7 +139,7 @@ async function checkRound(context: Context, when: string): Promise<void> {
       expectErasedMark(context, index, erasure.at, when);
     }
   }
-  const count = (await store.getRecord<{ count: number }>('migration', 'fence-counter'))?.count ?? 0;
+  const count = (await store.getRecord(raw<{ count: number }>('migration'), 'fence-counter'))?.count ?? 0;
   expect(count, `${when}: the counter lost an add that was answered`).toBeGreaterThanOrEqual(model.counter.sure);
   expect(count, `${when}: the counter holds adds nobody made`).toBeLessThanOrEqual(
     model.counter.sure + model.counter.maybe,

@@ -43,6 +43,7 @@ import { createLogger } from '../../src/logger.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { Faults, lowdbHarness, PG_LEASE_MS, postgresHarness, type Harness } from '../helpers/store-model-harness.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const RUNS = Number(process.env.STORE_MODEL_RUNS ?? 40);
 const PG_RUNS = Number(process.env.STORE_MODEL_PG_RUNS ?? 10);
@@ -887,7 +888,9 @@ function start(
       const id = `counter-${op.counter}`;
       const counter = model.counter(id);
       return store
-        .changeRecord<{ count: number }>('migration', id, (current) => ({ put: { count: (current?.count ?? 0) + 1 } }))
+        .changeRecord(raw<{ count: number }>('migration'), id, (current) => ({
+          put: { count: (current?.count ?? 0) + 1 },
+        }))
         .then(
           ({ value }) => {
             expect(counter.answered.has(value!.count), `two adds to ${id} both answered ${value!.count}`).toBe(false);
@@ -947,7 +950,7 @@ async function check(store: LedgerStore, model: Model, harness: Harness, when: s
       true,
     );
   for (const [id, counter] of model.counters) {
-    const count = (await store.getRecord<{ count: number }>('migration', id))?.count ?? 0;
+    const count = (await store.getRecord(raw<{ count: number }>('migration'), id))?.count ?? 0;
     expect(count, `${when}: ${id} lost an add that was answered`).toBeGreaterThanOrEqual(counter.sure);
     expect(count, `${when}: ${id} holds adds nobody made`).toBeLessThanOrEqual(counter.sure + counter.maybe);
   }

@@ -2,11 +2,12 @@
 // (adapters/shared/store-names.ts) read while the shop is erased, its put held until the erasure is done, must not
 // be left naming the erased shop (on PostgreSQL the race happened unpinned too, 9 runs in 200).
 import { describe, expect, it } from 'vitest';
-import { StoreNames } from '../../adapters/shared/store-names.ts';
+import { StoreNames, storeNameType } from '../../adapters/shared/store-names.ts';
 import { Privacy } from '../../src/core/privacy.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const logger = createLogger({ level: 'silent' });
 const backends = ledgerBackends();
@@ -16,7 +17,7 @@ describe.each(backends)('a shop record put across the shop’s erasure (%s)', (_
     const store = await open();
     const [platform, shop] = ['bigcommerce', 'h1'];
     // The shop is connected: a record naming it, as the module's own store record does.
-    await store.putRecord('session', `${platform}:${shop}`, { platform, shop, token: 't' });
+    await store.putRecord(raw('session'), `${platform}:${shop}`, { platform, shop, token: 't' });
     const privacy = new Privacy({ store, adapterFor: () => undefined, logger });
     const reached = gate();
     const held = gate();
@@ -34,20 +35,20 @@ describe.each(backends)('a shop record put across the shop’s erasure (%s)', (_
     });
     const names = new StoreNames({
       store: slowPut,
-      kind: 'bigcommerce-store-name',
+      type: storeNameType('bigcommerce-store-name'),
       platform,
       read: async () => 'Jane Doe Crafts',
-      served: async (s) => (await store.getRecord('session', `${platform}:${s}`)) !== undefined,
+      served: async (s) => (await store.getRecord(raw('session'), `${platform}:${s}`)) !== undefined,
     });
 
     const learning = names.learn(shop);
     await reached.opened; // served() said yes; the put is on its way
     await privacy.eraseShop(platform, shop, 'platform');
-    expect(await store.getRecord('session', `${platform}:${shop}`)).toBeUndefined();
+    expect(await store.getRecord(raw('session'), `${platform}:${shop}`)).toBeUndefined();
     held.open();
     await learning;
 
     // The name read as the shop was erased is not left behind, naming the erased shop.
-    expect(await store.getRecord('bigcommerce-store-name', `${platform}:${shop}`)).toBeUndefined();
+    expect(await store.getRecord(raw('bigcommerce-store-name'), `${platform}:${shop}`)).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { gate, ledgerBackends } from '../helpers/ledger-backends.ts';
 import { storeWith } from '../helpers/store-with.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const logger = createLogger({ level: 'silent' });
 const backends = ledgerBackends();
@@ -31,7 +32,7 @@ function heldPut(store: LedgerStore) {
 
 /** As intake.ts uninstalls: the install (its session) is forgotten, then the storefront is turned off. */
 async function uninstall(store: LedgerStore, privacy: Privacy) {
-  await store.changeRecord('session', sessionId, () => ({ delete: true }));
+  await store.changeRecord(raw('session'), sessionId, () => ({ delete: true }));
   await privacy.shopUninstalled(platform, shop);
 }
 
@@ -42,9 +43,9 @@ describe.each(backends)('the storefront switch saved across the shop leaving (%s
   ] as const)
     it.runIf(available)(`a switch turned on as the shop's ${leaving} runs stays off`, async () => {
       const store = await open();
-      await store.putRecord('session', sessionId, { platform, shop, token: 't' });
+      await store.putRecord(raw('session'), sessionId, { platform, shop, token: 't' });
       const privacy = new Privacy({ store, adapterFor: () => undefined, logger });
-      const served = async () => (await store.getRecord('session', sessionId)) !== undefined;
+      const served = async () => (await store.getRecord(raw('session'), sessionId)) !== undefined;
       const { slow, reached, held } = heldPut(store);
 
       const turning = setStorefront(slow, { platform, shop, on: true, by: 'merchant' }, served);
@@ -54,7 +55,7 @@ describe.each(backends)('the storefront switch saved across the shop leaving (%s
 
       expect(await turning).toBe('not-served');
       expect(await storefrontOn(store, platform, shop)).toBe(false);
-      expect(await store.getRecord('storefront', sessionId)).toBeUndefined();
+      expect(await store.getRecord(raw('storefront'), sessionId)).toBeUndefined();
     });
 
   for (const [leaving, leave] of [
@@ -65,9 +66,9 @@ describe.each(backends)('the storefront switch saved across the shop leaving (%s
       `a refused write during the shop's ${leaving} puts back no switch for a shop that left`,
       async () => {
         const store = await open();
-        await store.putRecord('session', sessionId, { platform, shop, token: 't' });
+        await store.putRecord(raw('session'), sessionId, { platform, shop, token: 't' });
         const privacy = new Privacy({ store, adapterFor: () => undefined, logger });
-        const served = async () => (await store.getRecord('session', sessionId)) !== undefined;
+        const served = async () => (await store.getRecord(raw('session'), sessionId)) !== undefined;
         expect(await setStorefront(store, { platform, shop, on: true, by: 'merchant' }, served)).toBe('saved');
         // The next put is held while the shop leaves, then refused (a full disk); putting back what was there follows.
         const reached = gate();
@@ -90,14 +91,14 @@ describe.each(backends)('the storefront switch saved across the shop leaving (%s
 
         await expect(turning).rejects.toThrow(/ENOSPC/);
         expect(await storefrontOn(store, platform, shop)).toBe(false);
-        if (leaving === 'erasure') expect(await store.getRecord('storefront', sessionId)).toBeUndefined();
+        if (leaving === 'erasure') expect(await store.getRecord(raw('storefront'), sessionId)).toBeUndefined();
       },
     );
 
   it.runIf(available)('a switch turned on while the shop is served is saved', async () => {
     const store = await open();
-    await store.putRecord('session', sessionId, { platform, shop, token: 't' });
-    const served = async () => (await store.getRecord('session', sessionId)) !== undefined;
+    await store.putRecord(raw('session'), sessionId, { platform, shop, token: 't' });
+    const served = async () => (await store.getRecord(raw('session'), sessionId)) !== undefined;
     expect(await setStorefront(store, { platform, shop, on: true, by: 'merchant' }, served)).toBe('saved');
     expect(await storefrontOn(store, platform, shop)).toBe(true);
   });

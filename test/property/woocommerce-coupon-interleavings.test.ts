@@ -45,6 +45,7 @@ import {
 } from '../helpers/fake-woocommerce-coupons.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import { wooOrderJson } from '../helpers/woocommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const world = sandboxWithEngines();
 const logger = createLogger({ level: 'silent' });
@@ -303,7 +304,7 @@ async function storeStep(bridge: Bridge, run: Run, step: StoreStep): Promise<voi
       await saveRewards(bridge.ledger, PLATFORM, run.shop, [{ ...REWARD, on: false }], 'test');
       return;
     case 'storefront-off':
-      await bridge.ledger.putRecord('storefront', `${PLATFORM}:${run.shop}`, {
+      await bridge.ledger.putRecord(raw('storefront'), `${PLATFORM}:${run.shop}`, {
         platform: PLATFORM,
         shop: run.shop,
         on: false,
@@ -364,7 +365,7 @@ async function startRun(bridge: Bridge): Promise<Run> {
   const shop = `interleavings-${bridge.base}-${bridge.run}.example`;
   const email = `woo-${bridge.base}-${bridge.run}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   await saveRewards(bridge.ledger, PLATFORM, shop, [REWARD], 'test');
-  await bridge.ledger.putRecord('storefront', `${PLATFORM}:${shop}`, {
+  await bridge.ledger.putRecord(raw('storefront'), `${PLATFORM}:${shop}`, {
     platform: PLATFORM,
     shop,
     on: true,

@@ -14,6 +14,7 @@ import { nodeIo, type LedgerIo } from '../../src/core/store/lowdb/ledger-io.ts';
 import { LowdbStore, type LowdbStoreOptions } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 let sequence = 0;
 const event = (orderId: string): OrderEvent => orderEvent({ orderId, facts: ['placed'] });
@@ -149,7 +150,7 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
     const firstRound = control.hold(/rename .*records\/reconciliation\.json$/);
     // (The registry's change lands as a line of its journal; its index file stays changed in memory meanwhile.)
     const nextRound = control.hold(/(rename|append) .*lp-order-ids\//);
-    const recordWrite = store.putRecord('reconciliation', 'testshop', { highWaterMark: null, lastRun: null });
+    const recordWrite = store.putRecord(raw('reconciliation'), 'testshop', { highWaterMark: null, lastRun: null });
     await firstRound.reached;
     // …when an order registers its lp_orderid: that index file waits for the next round.
     const first = store.claimLpOrderId('lp-7001', keyOf('7001'));
@@ -206,21 +207,21 @@ describe('the lowdb ledger under the interleavings that once lost orders', () =>
     const dataDir = tempDataDir();
     const control = controlledIo();
     const store = await openStore({ dataDir, io: control.io });
-    await store.putRecord('reconciliation', 'a', { n: 0 });
+    await store.putRecord(raw('reconciliation'), 'a', { n: 0 });
     // Round 1: the record file's write is held at its rename, and another file of the same round fails.
     const slow = control.hold(/rename .*records\/reconciliation\.json$/);
     control.failNext(1, /adjustment/);
-    const first = store.putRecord('reconciliation', 'a', { n: 1 });
-    const failed = store.putRecord('adjustment', 'x', { n: 1 });
+    const first = store.putRecord(raw('reconciliation'), 'a', { n: 1 });
+    const failed = store.putRecord(raw('adjustment'), 'x', { n: 1 });
     await slow.reached;
     // Round 2 writes the record again, newer, while round 1's older copy is still on its way.
-    const second = store.putRecord('reconciliation', 'a', { n: 2 });
+    const second = store.putRecord(raw('reconciliation'), 'a', { n: 2 });
     await new Promise((resolve) => setTimeout(resolve, 20));
     slow.open();
     await Promise.allSettled([first, failed, second]);
     await store.close();
     const reopened = await openStore({ dataDir });
-    expect(await reopened.getRecord('reconciliation', 'a')).toEqual({ n: 2 });
+    expect(await reopened.getRecord(raw('reconciliation'), 'a')).toEqual({ n: 2 });
     await reopened.close();
   });
 

@@ -22,6 +22,7 @@ import { appAt, bcHeaders, bcOrder, bcPayload, BC_STORE } from '../helpers/bigco
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const CLIENT_ID = 'bc-security-client-id';
 const CLIENT_SECRET = 'bc-security-client-secret-for-tests';
@@ -76,9 +77,9 @@ async function startApp(
 }
 
 const installOf = (bridge: RunningBridge, hash: string) =>
-  bridge.engine.store.getRecord<BigCommerceInstall>('session', `bigcommerce:${hash}`);
+  bridge.engine.store.getRecord(raw<BigCommerceInstall>('session'), `bigcommerce:${hash}`);
 const shopState = (bridge: RunningBridge, hash: string) =>
-  bridge.engine.store.getRecord<BigCommerceShopState>('shop', `bigcommerce:${hash}`);
+  bridge.engine.store.getRecord(raw<BigCommerceShopState>('shop'), `bigcommerce:${hash}`);
 const earnings = (bridge: RunningBridge, orderId: string) =>
   bridge.sandbox?.store.snapshot().earnings.filter((each) => each.orderId === orderId) ?? [];
 const reached = async (bridge: RunningBridge) =>
@@ -161,8 +162,8 @@ describe('one signed payload, one purpose', () => {
     expect((await app.bc.load('alpha3', loaded)).status).toBe(200);
     // As if 16 minutes had gone by since.
     const id = `bigcommerce:${(JSON.parse(Buffer.from(loaded.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti}`;
-    const use = (await app.bridge.engine.store.getRecord<{ firstUsedAt: string }>('callback-payload', id))!;
-    await app.bridge.engine.store.putRecord('callback-payload', id, {
+    const use = (await app.bridge.engine.store.getRecord(raw<{ firstUsedAt: string }>('callback-payload'), id))!;
+    await app.bridge.engine.store.putRecord(raw('callback-payload'), id, {
       ...use,
       firstUsedAt: new Date(Date.now() - 16 * 60_000).toISOString(),
     });
@@ -322,7 +323,7 @@ describe('deliveries of a store installed as an app', () => {
       earlierRelease,
     );
     const now = new Date().toISOString();
-    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:eta5', {
+    await app.bridge.engine.store.putRecord(raw<BigCommerceInstall>('session'), 'bigcommerce:eta5', {
       platform: 'bigcommerce',
       shop: 'eta5',
       accessToken: 'eta-token',
@@ -430,7 +431,7 @@ describe('stores the bridge does not serve', () => {
   it('is not read by reconciliation, even with a token in the ledger', async () => {
     // As if installed while the bridge took any store, then closed to them.
     const now = new Date().toISOString();
-    await app.bridge.engine.store.putRecord<BigCommerceInstall>('session', 'bigcommerce:stranger7', {
+    await app.bridge.engine.store.putRecord(raw<BigCommerceInstall>('session'), 'bigcommerce:stranger7', {
       platform: 'bigcommerce',
       shop: 'stranger7',
       accessToken: 'stranger-token',
@@ -493,7 +494,7 @@ describe('a store installed before the upgrade', () => {
     const ledger = new LowdbStore({ dataDir });
     await ledger.open();
     const now = new Date().toISOString();
-    await ledger.putRecord<BigCommerceInstall>('session', 'bigcommerce:legacy1', {
+    await ledger.putRecord(raw<BigCommerceInstall>('session'), 'bigcommerce:legacy1', {
       platform: 'bigcommerce',
       shop: 'legacy1',
       accessToken: 'legacy-token',

@@ -25,6 +25,7 @@ import { addCustomer } from '../helpers/fake-bigcommerce-customers.ts';
 import { storeCart, useCode } from '../helpers/fake-bigcommerce-checkout.ts';
 import { madeCode } from '../helpers/fake-bigcommerce-promotions.ts';
 import { deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const CLIENT_ID = BC_REWARDS_CLIENT_ID;
 const CLIENT_SECRET = BC_REWARDS_CLIENT_SECRET;
@@ -136,7 +137,7 @@ const store = () => bridge.engine.store;
 const sandbox = (hash: string) => bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brands[hash])!;
 const redemptions = (hash: string) => sandbox(hash).store.snapshot().redemptions;
 const holders = async () => (await store().listRecords(HOLDER_KIND)).map(({ id, value }) => ({ id, value }));
-const codeRecords = async () => (await store().listRecords('reward-code')).map(({ id }) => id);
+const codeRecords = async () => (await store().listRecords(raw('reward-code'))).map(({ id }) => id);
 /** The cart a code pays for at the store's checkout: bcOrder's subtotal, in the store's currency. */
 const cart = (hash: string, customerId: number) => storeCart(bc, hash, String(customerId), '150.00');
 const reservationsIn = async (hash: string) =>

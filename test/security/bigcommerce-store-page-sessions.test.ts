@@ -21,6 +21,7 @@ import { appAt, bcPageTokens } from '../helpers/bigcommerce.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const CLIENT_ID = 'bc-review-client-id';
 const CLIENT_SECRET = 'bc-review-client-secret-for-tests';
@@ -84,7 +85,7 @@ describe('a store the operator no longer serves', () => {
     const ledger = new LowdbStore({ dataDir });
     await ledger.open();
     const now = new Date().toISOString();
-    await ledger.putRecord<BigCommerceInstall>('session', 'bigcommerce:gamma3', {
+    await ledger.putRecord(raw<BigCommerceInstall>('session'), 'bigcommerce:gamma3', {
       platform: 'bigcommerce',
       shop: 'gamma3',
       accessToken: 'gamma-token',
@@ -93,7 +94,7 @@ describe('a store the operator no longer serves', () => {
       installedAt: now,
       updatedAt: now,
     });
-    await ledger.putRecord('migration', EARLIER_INSTALLS_MIGRATION, { doneAt: now, allowed: [] });
+    await ledger.putRecord(raw('migration'), EARLIER_INSTALLS_MIGRATION, { doneAt: now, allowed: [] });
     await ledger.close();
   };
 

@@ -14,6 +14,7 @@ import { LoyaltyClient } from '../../src/loyalty/client.ts';
 import { startBridge, type RunningBridge } from '../../src/composition/main.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { startRecorder, startRedirector, type Recorder } from '../helpers/outbound-listeners.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -145,6 +146,6 @@ describe('plain http goes only to exactly localhost or a loopback number', () =>
       addresses: { allowPrivate: true },
     };
     await expect(beginWooConnect(ledger, 'http://shop.localhost:8089/', options)).rejects.toThrow(/must be https/);
-    expect(await ledger.listRecords('session')).toEqual([]);
+    expect(await ledger.listRecords(raw('session'))).toEqual([]);
   });
 });

@@ -41,6 +41,7 @@ import { signWoo, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
 import { exchangeCode } from '../helpers/woocommerce-plugin.ts';
 import { storefrontQuery } from '../platforms/tinyshop/storefront.ts';
 import { ACCOUNT_KIND, SHOP_LINK_KIND } from '../../src/accounts/account-records.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const PLATFORMS: Platform[] = ['shopify', 'woocommerce', 'bigcommerce'];
 const REGISTERED: Registered[] = ['tinyshop'];
@@ -126,10 +127,10 @@ async function settleIn(world: TenantWorld, merchant: Merchant, tag: string): Pr
       body,
     });
     expect(answer.status).toBe(200);
-    await eventually(async () => expect(await store.getRecord('data-request', dataRequestId)).toBeDefined());
+    await eventually(async () => expect(await store.getRecord(raw('data-request'), dataRequestId)).toBeDefined());
   } else {
     // WooCommerce and BigCommerce send no data requests: one taken down by hand for the merchant.
-    await store.putRecord('data-request', dataRequestId, {
+    await store.putRecord(raw('data-request'), dataRequestId, {
       id: dataRequestId,
       receivedAt: new Date().toISOString(),
       platform: merchant.platform,
@@ -149,7 +150,7 @@ async function settleIn(world: TenantWorld, merchant: Merchant, tag: string): Pr
     operation: 'earn',
     reason: `the service refused the earn of ${order.key} for ${customer.email} (${tag}-letter-words)`,
   });
-  const adjustments = await store.listRecords<{ id: string; shop?: string; platform?: string }>('adjustment');
+  const adjustments = await store.listRecords(raw<{ id: string; shop?: string; platform?: string }>('adjustment'));
   const adjustment = adjustments.find(
     ({ value }) => value.platform === merchant.platform && value.shop === merchant.shop,
   )!;
@@ -250,7 +251,7 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
   const { platform, shop } = held.merchant;
   const ofShop = (value: { platform?: string; shop?: string }) => value.platform === platform && value.shop === shop;
   const records = async (kind: RecordKind) =>
-    (await store.listRecords<Record<string, unknown>>(kind)).filter(({ value }) => ofShop(value));
+    (await store.listRecords(raw<Record<string, unknown>>(kind))).filter(({ value }) => ofShop(value));
   const sandbox = await fetch(`${held.account.baseUrl}/_sandbox/state`, {
     headers: { 'x-api-key': held.account.apiKey, 'x-brand-id': held.account.brandId },
   });
@@ -262,14 +263,14 @@ async function stateOf(world: TenantWorld, held: Holdings): Promise<unknown> {
     letters: (await store.listDeadLetters()).filter((letter) => ofShop(letter) || letter.orderKey === held.order.key),
     account: await store.getRecord(ACCOUNT_KIND, held.account.id),
     link: await store.getRecord(SHOP_LINK_KIND, `${platform}:${shop}`),
-    storefront: await store.getRecord('storefront', `${platform}:${shop}`),
-    rewards: await store.getRecord('rewards', `${platform}:${shop}`),
-    widget: await store.getRecord('storefront-widget', `${platform}:${shop}`),
+    storefront: await store.getRecord(raw('storefront'), `${platform}:${shop}`),
+    rewards: await store.getRecord(raw('rewards'), `${platform}:${shop}`),
+    widget: await store.getRecord(raw('storefront-widget'), `${platform}:${shop}`),
     pluginKey: platform === 'woocommerce' ? await pluginKeyOf(store, shop) : null,
     requests: await records('data-request'),
     adjustments: await records('adjustment'),
-    connection: platform === 'shopify' ? null : await store.getRecord('session', `${platform}:${shop}`),
-    reservations: (await store.listRecords<Holder>('reward-holder')).flatMap(({ value }) =>
+    connection: platform === 'shopify' ? null : await store.getRecord(raw('session'), `${platform}:${shop}`),
+    reservations: (await store.listRecords(raw<Holder>('reward-holder'))).flatMap(({ value }) =>
       value.reservations.filter(ofShop),
     ),
     codes: await records('reward-code'),
@@ -377,7 +378,7 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
     const before = await Promise.all(allB().map((each) => stateOf(world, each)));
     const store = world.bridge.engine.store;
     const a = held.woocommerce.a;
-    const own = (await store.getRecord<WooConnection>('session', `woocommerce:${a.merchant.shop}`))!;
+    const own = (await store.getRecord(raw<WooConnection>('session'), `woocommerce:${a.merchant.shop}`))!;
     for (const target of allB()) {
       const body = wooOrderJson({ id: Number(target.order.orderId) || 424242, status: 'processing' });
       for (const source of [`https://${target.merchant.shop}/`, `http://${target.merchant.shop}/`]) {
@@ -401,8 +402,8 @@ describe.each(backends)('one merchant against another, on %s', (backend) => {
   it("lets no merchant's sign-in at another's store address take that store", async () => {
     const before = await Promise.all(allB().map((each) => stateOf(world, each)));
     const b = held.woocommerce.b;
-    const connection = (await world.bridge.engine.store.getRecord<WooConnection>(
-      'session',
+    const connection = (await world.bridge.engine.store.getRecord(
+      raw<WooConnection>('session'),
       `woocommerce:${b.merchant.shop}`,
     ))!;
     // A asks to sign in to B's store's page, which WordPress at B's address would have to approve; A posts a key of

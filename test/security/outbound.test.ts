@@ -39,6 +39,7 @@ import {
   type Recorder,
 } from '../helpers/outbound-listeners.ts';
 import { SHOPIFY_SECRET } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const silent = createLogger({ level: 'silent' });
 const KEY = `ck_${'1'.repeat(40)}`;
@@ -173,7 +174,7 @@ describe('WooCommerce', () => {
       expect(answer.status).toBe(400);
       expect(body).toMatchObject({ field: 'store', error: expect.stringMatching(why) });
       expect(body.error).toContain('ALLOW_PRIVATE_STORE_ADDRESSES=true');
-      expect(await bridge.engine.store.listRecords('session')).toEqual([]);
+      expect(await bridge.engine.store.listRecords(raw('session'))).toEqual([]);
     });
 
     it('refuses a store over plain http to another machine', async () => {

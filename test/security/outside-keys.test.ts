@@ -7,6 +7,7 @@ import type { RunningBridge } from '../../src/composition/main.ts';
 import { startTestBridge } from '../helpers/bridge.ts';
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { SHOPIFY_SECRET } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const TOKEN = 'outside-keys-admin-token-0123456789';
 const NAMES = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', '__defineGetter__'];
@@ -56,10 +57,10 @@ describe.each([
 
   it.skipIf(!available)('keeps records under those names like any other, and finds nothing there before', async () => {
     const store = bridge.engine.store;
-    for (const name of NAMES) expect(await store.getRecord('resync-job', name)).toBeUndefined();
-    await store.putRecord('resync-job', '__proto__', { id: '__proto__' });
-    expect(await store.getRecord('resync-job', '__proto__')).toEqual({ id: '__proto__' });
-    expect(await store.getRecord('resync-job', 'constructor')).toBeUndefined();
+    for (const name of NAMES) expect(await store.getRecord(raw('resync-job'), name)).toBeUndefined();
+    await store.putRecord(raw('resync-job'), '__proto__', { id: '__proto__' });
+    expect(await store.getRecord(raw('resync-job'), '__proto__')).toEqual({ id: '__proto__' });
+    expect(await store.getRecord(raw('resync-job'), 'constructor')).toBeUndefined();
     expect(({} as Record<string, unknown>).id).toBeUndefined();
   });
 });

@@ -42,6 +42,8 @@ import {
 } from '../platforms/tinyshop/fake-tinyshop.ts';
 import { tinyShop } from '../platforms/tinyshop/module.ts';
 import { orderEvent } from '../platforms/tinyshop/orders.ts';
+import { raw } from '../helpers/raw-records.ts';
+import type { RecordKind } from '../../src/core/store/roles/records.ts';
 
 const STORE = 'acme-bikes';
 const OTHER = 'other-store';
@@ -94,6 +96,7 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
   ];
   return {
     name,
+    sharedRecords: [],
     names: { platform: name, shop: 'store', admin: `the ${name} admin` },
     settings: {},
     build: () => ({
@@ -110,6 +113,7 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
 const STORE_KEY = 'listed-store-api-key-0123456789';
 const listingModule: PlatformModule<Record<string, never>> = {
   name: 'listing',
+  sharedRecords: [],
   names: { platform: 'Listing', shop: 'store', admin: 'the Listing admin' },
   settings: {},
   build: () => ({
@@ -193,7 +197,7 @@ beforeAll(async () => {
         tinyShop,
         // Takes any shop its sign-in names: the bridge's own checks are all that stand.
         pageModule('tiny', () => true),
-        pageModule('tiny-shop', (shop) => shop === STORE),
+        pageModule('tinys', (shop) => shop === STORE),
         pageModule('flaky', () => {
           throw new Error(LEAK);
         }),
@@ -210,7 +214,7 @@ beforeAll(async () => {
       ['shopify', SHOP],
       ['tinyshop', OTHER],
       ['tinyshop', `${STORE}:x`],
-      ['tiny-shop', STORE],
+      ['tinys', STORE],
       ['tiny', 'victim-a'],
       ['tiny', 'victim-b'],
     ] as const
@@ -227,21 +231,21 @@ describe('a platform module’s sessions', () => {
   it('open their own platform’s store alone, and no other family’s token passes for one', async () => {
     const tinyshop = (await sessionFrom(signInPath(SECRET, STORE)))!;
     const tiny = (await sessionFrom(`/tiny/open?proof=${PROOF}&store=${STORE}`))!;
-    const tinyShopPage = (await sessionFrom(`/tiny-shop/open?proof=${PROOF}&store=${STORE}`))!;
+    const tinyShopPage = (await sessionFrom(`/tinys/open?proof=${PROOF}&store=${STORE}`))!;
     const shopify = bridgeShopTokens([SHOPIFY_SECRET], Date.now, modulePagePurpose('shopify')).mint(SHOP);
     for (const [session, platform, shop] of [
       [tinyshop, 'tinyshop', STORE],
       [tiny, 'tiny', STORE],
-      [tinyShopPage, 'tiny-shop', STORE],
+      [tinyShopPage, 'tinys', STORE],
       [shopify, 'shopify', SHOP],
     ] as const)
       expect((await as(session, '/session')).json()).toEqual({ caller: 'shop', platform, shop, storeName: shop });
 
-    // The same claims and signature under another family's prefix: "tiny" is a prefix of "tiny-shop" by name,
-    // never by token (lbp1.tiny. is not a prefix of lbp1.tiny-shop.), and each platform's key is its own.
+    // The same claims and signature under another family's prefix: "tiny" is a prefix of "tinys" by name,
+    // never by token (lbp1.tiny. is not a prefix of lbp1.tinys.), and each platform's key is its own.
     const claimsOf = (session: string) => session.replace(/^lbp1\.[a-z0-9-]+\.|^lb[sbw]1\./, '');
     for (const [session, family] of [
-      [tiny, 'lbp1.tiny-shop.'],
+      [tiny, 'lbp1.tinys.'],
       [tinyShopPage, 'lbp1.tiny.'],
       [tinyshop, 'lbp1.tiny.'],
       [tinyshop, 'lbw1.'],
@@ -251,7 +255,7 @@ describe('a platform module’s sessions', () => {
       [shopify, 'lbp1.tiny.'],
     ] as const)
       expect((await as(`${family}${claimsOf(session)}`, '/orders')).status).toBe(401);
-    const keys = await Promise.all(['tinyshop', 'tiny', 'tiny-shop'].map((name) => signed(name, { shop: STORE })));
+    const keys = await Promise.all(['tinyshop', 'tiny', 'tinys'].map((name) => signed(name, { shop: STORE })));
     expect(new Set(keys.map(claimsOf)).size).toBe(3);
 
     // One session, one spelling: nothing after the signature.
@@ -368,7 +372,7 @@ describe('a TinyShop merchant’s page', () => {
     for (const [id, holder] of [
       ['names-other', `tinyshop:${OTHER}:8001`],
       ['names-longer', `tinyshop:${STORE}:x:8002`],
-      ['names-platform', `tiny-shop:${STORE}:8003`],
+      ['names-platform', `tinys:${STORE}:8003`],
       ['names-shopify', `shopify:${SHOP}:8000`],
     ] as const)
       await store().addDeadLetter({ ...letter, id, orderKey: own, reason: `already used by order ${holder}.` });
@@ -397,22 +401,22 @@ describe('a TinyShop merchant’s page', () => {
     await store().addDeadLetter({
       ...letter,
       id: 'theirs-platform',
-      platform: 'tiny-shop',
+      platform: 'tinys',
       reason: 'x',
-      orderKey: `tiny-shop:${STORE}:8003`,
+      orderKey: `tinys:${STORE}:8003`,
     });
     await store().addDeadLetter({ ...letter, id: 'theirs-claimed', reason: 'x', orderKey: `tinyshop:${OTHER}:8001` });
     await store().addDeadLetter({
       kind: 'call',
       id: 'theirs-unnamed',
       reason: 'x',
-      orderKey: `tiny-shop:${STORE}:8003`,
+      orderKey: `tinys:${STORE}:8003`,
     });
     for (const [platform, shop] of [
       ['tinyshop', STORE],
       ['tinyshop', OTHER],
       ['tinyshop', `${STORE}:x`],
-      ['tiny-shop', STORE],
+      ['tinys', STORE],
       ['shopify', SHOP],
     ] as const)
       await bridge.engine.privacy.handle(
@@ -433,7 +437,7 @@ describe('a TinyShop merchant’s page', () => {
     for (const key of [
       `tinyshop:${OTHER}:8001`,
       `tinyshop:${STORE}:x:8002`,
-      `tiny-shop:${STORE}:8003`,
+      `tinys:${STORE}:8003`,
       `shopify:${SHOP}:8000`,
     ])
       expect((await as(session, `/orders/${encodeURIComponent(key)}`)).status).toBe(404);
@@ -487,10 +491,10 @@ describe('a TinyShop merchant’s page', () => {
       ['resync-own', 'tinyshop', [STORE]],
       ['resync-other', 'tinyshop', [OTHER]],
       ['resync-longer', 'tinyshop', [`${STORE}:x`]],
-      ['resync-platform', 'tiny-shop', [STORE]],
+      ['resync-platform', 'tinys', [STORE]],
       ['resync-several', 'tinyshop', [STORE, OTHER]],
     ] as const)
-      await store().putRecord('resync-job', id, job(id, platform, [...shops]));
+      await store().putRecord(raw('resync-job'), id, job(id, platform, [...shops]));
     const jobs = (await as(session, '/resync')).json() as { jobs: Array<{ id: string }> };
     expect(jobs.jobs.map((each) => each.id)).toEqual(['resync-own']);
     for (const id of ['resync-other', 'resync-longer', 'resync-platform', 'resync-several'])
@@ -503,6 +507,7 @@ describe('registering a module', () => {
     name,
     names: { platform: name, shop: 'store', admin: 'its admin' },
     settings,
+    sharedRecords: [],
     build: () => undefined,
   });
 
@@ -521,6 +526,33 @@ describe('registering a module', () => {
       "thief: its setting ADMIN_TOKEN is another part's already",
     );
     expect(built).toBe(false);
+  });
+
+  it("refuses a module whose records would reach another's: its name, its own kinds, the bridge's kinds", () => {
+    // "shopify-pos:" and "woocommerce-connect:" ids are Shopify's and WooCommerce's own under shared kinds.
+    for (const [name, near] of [
+      ['shopify-pos', 'shopify'],
+      ['woocommerce-connect', 'woocommerce'],
+    ] as const)
+      expect(registrationProblems([named(name)])).toEqual([
+        `${name}: the name starts like ${near}'s, whose records it could reach`,
+      ]);
+    const keeping = (name: string, records: Record<string, string[]>, sharedRecords: RecordKind[] = []) => ({
+      ...named(name),
+      records,
+      sharedRecords,
+    });
+    expect(registrationProblems([keeping('tiny', { session: ['apiSecret'] })])).toEqual([
+      'tiny: its own record kind session must start with tiny-',
+    ]);
+    expect(registrationProblems([keeping('woo', { 'woo-plugin-key': [] })])).toEqual([
+      "woo: the record kind woo-plugin-key is another module's",
+    ]);
+    expect(registrationProblems([keeping('tiny', {}, ['session', 'account', 'reward-holder'])])).toEqual([
+      "tiny: account records are not a platform's to keep",
+      "tiny: reward-holder records are not a platform's to keep",
+    ]);
+    expect(registrationProblems([keeping('tiny', { 'tiny-vault': ['token'] }, ['session', 'migration'])])).toEqual([]);
   });
 });
 

@@ -18,6 +18,7 @@ import { compileCache } from '../helpers/compile-cache.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { freshDatabase, postgresAvailable } from '../helpers/postgres.ts';
 import { SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const PUBLIC = { 'x-api-key': 'sandbox-key', 'x-brand-id': 'sandbox-brand' };
 const ADMIN_TOKEN = 'sandbox-lockdown-admin-token-0123456789';
@@ -146,7 +147,7 @@ describe('the credentials the bridge makes for its sandbox', () => {
     const bridge = await startTestBridge({ SANDBOX_API_KEY: own.apiKey, SANDBOX_BRAND_ID: own.brandId });
     try {
       expect(bridge.sandbox!.credentials).toEqual(own);
-      expect(await bridge.engine.store.getRecord('sandbox-credentials', 'bridge')).toBeUndefined();
+      expect(await bridge.engine.store.getRecord(raw('sandbox-credentials'), 'bridge')).toBeUndefined();
     } finally {
       await bridge.stop();
     }

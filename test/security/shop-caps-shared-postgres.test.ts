@@ -27,6 +27,7 @@ import {
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'review-caps.myshopify.com';
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
@@ -69,7 +70,7 @@ describe.skipIf(!postgresAvailable())('review: hourly caps of a shop’s page, o
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, n) => asShop(n % 2 ? second : first, SHOP).post('/test-orders')),
     );
-    const kept = (await first.bridge.engine.store.listRecords<{ shop: string }>('test-order')).filter(
+    const kept = (await first.bridge.engine.store.listRecords(raw<{ shop: string }>('test-order'))).filter(
       ({ value }) => value.shop === SHOP,
     );
     expect(kept.length, `${answers.filter((each) => each.status === 202).length} of 100 accepted`).toBeLessThanOrEqual(
@@ -95,7 +96,7 @@ describe.skipIf(!postgresAvailable())('review: hourly caps of a shop’s page, o
       });
     const answers = await Promise.all(Array.from({ length: 80 }, (_, n) => give(n)));
     const given = answers.filter((each) => each.status === 201).length;
-    const kept = (await first.bridge.engine.store.listRecords<{ shop?: string }>('adjustment')).filter(
+    const kept = (await first.bridge.engine.store.listRecords(raw<{ shop?: string }>('adjustment'))).filter(
       ({ value }) => value.shop === SHOP,
     );
     expect(kept.length, `${given} of 80 given`).toBeLessThanOrEqual(30);

@@ -14,6 +14,7 @@ import {
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP_A = 'alpha-requests.myshopify.com';
 const SHOP_B = 'beta-requests.myshopify.com';
@@ -40,7 +41,7 @@ beforeAll(async () => {
   }
   await running.bridge.engine.drain();
   // A manual adjustment the operator made for the same customer, on another shop's account: never the shop's to read.
-  await running.bridge.engine.store.putRecord('adjustment', 'adj-beta', {
+  await running.bridge.engine.store.putRecord(raw('adjustment'), 'adj-beta', {
     id: 'adj-beta',
     at: new Date().toISOString(),
     kind: 'earn',

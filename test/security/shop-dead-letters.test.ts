@@ -12,6 +12,7 @@ import {
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP_A = 'alpha-letters.myshopify.com';
 const SHOP_B = 'beta-letters.myshopify.com';
@@ -109,7 +110,7 @@ describe("a shop's own dead letters", () => {
 describe("what needs a shop's attention", () => {
   it('says, in plain words with the fix, what stops its orders, and nothing of another shop', async () => {
     // What the reconciler found of shop A's subscriptions: Shopify refused a topic for protected customer data.
-    await running.bridge.engine.store.putRecord('platform-health', `shopify:${SHOP_A}`, {
+    await running.bridge.engine.store.putRecord(raw('platform-health'), `shopify:${SHOP_A}`, {
       platform: 'shopify',
       shop: SHOP_A,
       checkedAt: new Date().toISOString(),
@@ -151,7 +152,7 @@ describe("what needs a shop's attention", () => {
     expect(answer.status).toBe(200);
     await running.bridge.engine.drain();
     // What the reconciler found of shop B: Shopify refused the bridge's token.
-    await running.bridge.engine.store.putRecord('platform-health', `shopify:${SHOP_B}`, {
+    await running.bridge.engine.store.putRecord(raw('platform-health'), `shopify:${SHOP_B}`, {
       platform: 'shopify',
       shop: SHOP_B,
       checkedAt: new Date().toISOString(),

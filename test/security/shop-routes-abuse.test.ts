@@ -35,6 +35,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { ACCOUNT_KIND } from '../../src/accounts/account-records.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const FILLER = 'review-filler.myshopify.com';
 const VICTIM = 'review-victim.myshopify.com';
@@ -108,7 +109,7 @@ describe('review: resync', () => {
     });
     expect(uninstalled.status).toBe(200);
     await running.bridge.engine.drain();
-    await eventually(async () => expect(await store().getRecord('session', `shopify:${LEAVER}`)).toBeUndefined());
+    await eventually(async () => expect(await store().getRecord(raw('session'), `shopify:${LEAVER}`)).toBeUndefined());
 
     const answer = await fetch(`${running.url}/admin/api/resync`, {
       method: 'POST',
@@ -128,7 +129,7 @@ describe('review: resync', () => {
     expect(started.body.job.startedBy).toBe(`shopify ${ERASED} (staff 42)`);
     await running.bridge.resyncJobs.idle();
     await running.bridge.engine.privacy.eraseShop('shopify', ERASED, 'admin');
-    const left = (await store().listRecords<{ shops: string[]; startedBy?: string }>('resync-job')).filter(
+    const left = (await store().listRecords(raw<{ shops: string[]; startedBy?: string }>('resync-job'))).filter(
       ({ value }) => value.shops.includes(ERASED) || (value.startedBy ?? '').includes(ERASED),
     );
     expect(

@@ -20,6 +20,7 @@ import {
 } from '../helpers/shopify-app-bridge.ts';
 import { mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { shopifyHeaders } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'comes-back-store.myshopify.com';
 const UNINSTALL = JSON.stringify({
@@ -44,8 +45,8 @@ afterAll(async () => {
 });
 
 const store = () => running.bridge.engine.store;
-const session = () => store().getRecord('session', `shopify:${SHOP}`);
-const shopState = () => store().getRecord<ShopState>('shop', `shopify:${SHOP}`);
+const session = () => store().getRecord(raw('session'), `shopify:${SHOP}`);
+const shopState = () => store().getRecord(raw<ShopState>('shop'), `shopify:${SHOP}`);
 const order = (id: string) => store().getOrder(`shopify:${SHOP}:${id}`);
 
 /** As Shopify sends it: signed, with a webhook id and an event id of its own. */
@@ -136,6 +137,6 @@ describe('an uninstall that names no shop', () => {
     }
     await running.bridge.engine.drain();
     expect(await store().stats()).toEqual(before);
-    expect(await store().getRecord('shop', 'shopify:invented-0.myshopify.com')).toBeUndefined();
+    expect(await store().getRecord(raw('shop'), 'shopify:invented-0.myshopify.com')).toBeUndefined();
   });
 });

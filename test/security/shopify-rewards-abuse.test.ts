@@ -19,6 +19,7 @@ import {
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
 import { proxiedQuery, signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'abuse-a.myshopify.com';
 /** The cart the code pays for at checkout: the delivered order's subtotal (shopifyOrderJson's), above every reward's minimum here. */
@@ -67,8 +68,8 @@ const sandbox = (shop: string) =>
   running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brands[shop])!;
 const redemptions = (shop: string) => sandbox(shop).store.snapshot().redemptions;
 const holders = async () =>
-  (await store().listRecords<Holder>('reward-holder')).map(({ id, value }) => ({ id, value }));
-const codeRecords = async () => (await store().listRecords('reward-code')).map(({ id }) => id);
+  (await store().listRecords(raw<Holder>('reward-holder'))).map(({ id, value }) => ({ id, value }));
+const codeRecords = async () => (await store().listRecords(raw('reward-code'))).map(({ id }) => id);
 /** What a refused request must leave as it was: the bridge's records, the store's codes, the service's points. */
 const recorded = async () => ({
   holders: await holders(),
@@ -490,7 +491,7 @@ describe('erasure', () => {
     const code = made.body.code as string;
     // What a crash between the store's make and the bridge's note of it leaves: the code live, its reservation reserving.
     for (const { id } of await holders())
-      await store().changeRecord<Holder>('reward-holder', id, (current) =>
+      await store().changeRecord(raw<Holder>('reward-holder'), id, (current) =>
         current?.reservations.some((each) => each.code === code)
           ? {
               put: {

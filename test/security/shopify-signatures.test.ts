@@ -13,6 +13,7 @@ import { startTestBridge } from '../helpers/bridge.ts';
 import { startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
 import { appUrlQuery, mintSessionToken } from '../helpers/shopify-app-links.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const VICTIM = SHOP;
 const OTHER = 'second-store.myshopify.com';
@@ -45,14 +46,14 @@ afterAll(async () => {
 });
 
 const store = () => bridge.engine.store;
-const session = (shop: string) => store().getRecord('session', `shopify:${shop}`);
+const session = (shop: string) => store().getRecord(raw('session'), `shopify:${shop}`);
 let installs = 0;
 /** The app installed on the shop: a token Shopify issued, kept as the bridge keeps it. */
 async function giveSession(shop: string): Promise<void> {
   const token = `shpat_${shop.split('.')[0]}_${++installs}`;
   shopify.install(shop);
   shopify.registerToken(token, shop);
-  await store().putRecord('session', `shopify:${shop}`, {
+  await store().putRecord(raw('session'), `shopify:${shop}`, {
     platform: 'shopify',
     shop,
     mode: 'oauth',
@@ -63,7 +64,7 @@ async function giveSession(shop: string): Promise<void> {
 }
 /** The merchant removes the app: Shopify revokes the shop's tokens, then sends app/uninstalled. */
 const uninstallOnShopify = (shop: string) => shopify.uninstall(shop);
-const shopState = (shop: string) => store().getRecord<ShopState>('shop', `shopify:${shop}`);
+const shopState = (shop: string) => store().getRecord(raw<ShopState>('shop'), `shopify:${shop}`);
 const earning = (orderId: string) =>
   bridge.sandbox?.store.snapshot().earnings.find((candidate) => candidate.orderId === orderId);
 
@@ -334,7 +335,7 @@ describe('an order is its own shop’s', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(shopify.requests.length).toBe(before);
     // No check of the shop was started: nothing was kept of it.
-    expect(await store().getRecord('platform-health', `shopify:${TOKENLESS}`)).toBeUndefined();
+    expect(await store().getRecord(raw('platform-health'), `shopify:${TOKENLESS}`)).toBeUndefined();
   });
 });
 

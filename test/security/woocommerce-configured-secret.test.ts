@@ -11,6 +11,7 @@ import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-wooc
 import { startHttpsFront, type HttpsFront } from '../helpers/https-front.ts';
 import { answerConsent } from '../helpers/wordpress-merchant.ts';
 import { WOO_ENV, WOO_SECRET, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADMIN_TOKEN = 'configured-secret-admin-token-0123456789';
 
@@ -51,7 +52,7 @@ beforeAll(async () => {
   const started = await admin('POST', '/stores/woocommerce/connect', { store: storeB.url });
   expect(started.status).toBe(201);
   await answerConsent(((await started.json()) as { authorizeUrl: string }).authorizeUrl, 'approve');
-  const connections = await bridge.engine.store.listRecords<WooConnection>('session');
+  const connections = await bridge.engine.store.listRecords(raw<WooConnection>('session'));
   shopB = connections.find(({ value }) => value.url === storeB.url)!.value.shop;
   const account = await admin('POST', '/accounts', {
     name: 'B’s own account',
@@ -78,7 +79,7 @@ describe('the configured store’s secret', () => {
     expect((await admin('POST', '/shops/erase', { platform: 'woocommerce', shop: shopB, confirm: true })).status).toBe(
       200,
     );
-    expect(await bridge.engine.store.getRecord('session', `woocommerce:${shopB}`)).toBeUndefined();
+    expect(await bridge.engine.store.getRecord(raw('session'), `woocommerce:${shopB}`)).toBeUndefined();
     expect(await bridge.accounts.accountOf({ platform: 'woocommerce', shop: shopB })).toBeUndefined();
     expect(await forged(7002)).toBe(401);
     expect(await bridge.engine.store.getOrder(`woocommerce:${shopB}:7002`)).toBeUndefined();

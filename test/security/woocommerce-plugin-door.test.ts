@@ -18,6 +18,7 @@ import {
   signInByApproval,
 } from '../helpers/woocommerce-plugin.ts';
 import { sessionIn, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 let world: WooPageWorld;
 let woo: FakeWooCommerce;
@@ -213,7 +214,7 @@ describe.skipIf(!opensslAvailable)('the merchant’s door from wp-admin', () => 
 
   it('keeps nothing for a start: any number of them pushes no merchant’s door out', async () => {
     const merchant = await startDoor(woo);
-    const doorRecords = async () => (await world.bridge.engine.store.listRecords('woo-plugin-door')).length;
+    const doorRecords = async () => (await world.bridge.engine.store.listRecords(raw('woo-plugin-door'))).length;
     const before = await doorRecords();
     for (let i = 0; i < 60; i += 1) await startDoor(woo);
     expect(await doorRecords()).toBe(before);

@@ -26,6 +26,7 @@ import {
   type PluginConnection,
 } from '../helpers/woocommerce-plugin.ts';
 import { sessionIn, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const ADA = { id: 42, email: 'ada@example.com' };
 const STORE_PAGE = 'https://www.proof-review.example';
@@ -179,7 +180,7 @@ describe.skipIf(!opensslAvailable)('the e-mail proof, the door and the disconnec
   });
 
   it('writes no door record for a finish the store’s key did not sign', async () => {
-    const doorRecords = async () => (await world.bridge.engine.store.listRecords('woo-plugin-door')).length;
+    const doorRecords = async () => (await world.bridge.engine.store.listRecords(raw('woo-plugin-door'))).length;
     const started = await world.browse(`/woocommerce/plugin-door?store=${encodeURIComponent(woo.host)}`);
     expect(started.status).toBe(303);
     const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0]!;
@@ -223,7 +224,7 @@ describe.skipIf(!opensslAvailable)('the e-mail proof, the door and the disconnec
   // any nonce, so one connected store (its merchant, or a copy of its key) could write a record per finish: at most
   // 50 of a store's are kept at once.
   it('keeps a bounded number of burnt nonces for a store whose key signs finishes by the thousand', async () => {
-    const doorRecords = async () => (await world.bridge.engine.store.listRecords('woo-plugin-door')).length;
+    const doorRecords = async () => (await world.bridge.engine.store.listRecords(raw('woo-plugin-door'))).length;
     const mine = connections.get(other)!;
     const before = await doorRecords();
     for (let i = 0; i < 300; i += 1) {

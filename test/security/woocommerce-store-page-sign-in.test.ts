@@ -19,6 +19,7 @@ import { opensslAvailable } from '../helpers/https-front.ts';
 import { outboundPost } from '../helpers/outbound-post.ts';
 import { onBridge, sessionIn, startWooPageWorld, type WooPageWorld } from '../helpers/woocommerce-store-page.ts';
 import { answerConsent } from '../helpers/wordpress-merchant.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 let world: WooPageWorld;
 let victim: FakeWooCommerce;
@@ -65,8 +66,8 @@ describe.skipIf(!opensslAvailable)('the WooCommerce store page’s sign-in, atta
   it('keeps a bounded number of records, however many sign-ins are started and forged', async () => {
     for (let n = 0; n < 40; n++)
       expect((await forgeCallback((await world.open(victim.url)).nonce, n)).status).toBe(200);
-    const tickets = (await world.bridge.engine.store.listRecords('woocommerce-return')).length;
-    const pending = (await world.bridge.engine.store.listRecords<{ purpose?: string }>('session')).filter(
+    const tickets = (await world.bridge.engine.store.listRecords(raw('woocommerce-return'))).length;
+    const pending = (await world.bridge.engine.store.listRecords(raw<{ purpose?: string }>('session'))).filter(
       ({ value }) => value.purpose === 'reentry',
     ).length;
     expect(tickets + pending).toBeLessThanOrEqual(20);

@@ -8,7 +8,7 @@ import { parseProgramSettings, programDefaults } from '../../src/accounts/progra
 import { AccountRegistry } from '../../src/accounts/registry.ts';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
-import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
+import type { RecordType } from '../../src/core/store/roles/record-types.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
@@ -19,9 +19,9 @@ function holdingStore(store: LedgerStore) {
   const gated = new Proxy(store, {
     get(target, property, receiver) {
       if (property === 'getRecord')
-        return async (kind: KindOrType<unknown>, id: string) => {
+        return async (kind: RecordType<unknown>, id: string) => {
           const value = await target.getRecord(kind, id);
-          const hold = kindOf(kind) === 'account' ? held : undefined;
+          const hold = kind.kind === 'account' ? held : undefined;
           if (hold) {
             held = undefined;
             hold.reached();

@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const opened = async () => {
   const store = new LowdbStore({ dataDir: tempDataDir() });
@@ -42,7 +43,7 @@ describe('a payload kept to one callback', () => {
     expect(await payloads.pruneIfDue()).toBe(0);
     now += 2_000;
     expect(await payloads.pruneIfDue()).toBe(1);
-    expect((await store.listRecords('callback-payload')).map((each) => each.id)).toEqual(['bigcommerce:jti-1']);
+    expect((await store.listRecords(raw('callback-payload'))).map((each) => each.id)).toEqual(['bigcommerce:jti-1']);
     // At most every pruneEveryMs.
     await payloads.use('jti-3', now / 1000 - 120, 'load');
     expect(await payloads.pruneIfDue()).toBe(0);
@@ -98,7 +99,8 @@ describe('a payload kept to one callback', () => {
         payloads.use('raced', T0 / 1000 + 86_400, callback as 'load'),
       ),
     );
-    const winner = (await store.getRecord<{ callback: string }>('callback-payload', 'bigcommerce:raced'))!.callback;
+    const winner = (await store.getRecord(raw<{ callback: string }>('callback-payload'), 'bigcommerce:raced'))!
+      .callback;
     expect(uses.filter((use) => use.ok).length).toBe(
       ['load', 'uninstall', 'load', 'remove_user', 'uninstall'].filter((callback) => callback === winner).length,
     );
@@ -131,7 +133,7 @@ describe('an uninstall confirmed with BigCommerce', () => {
       recheckDelaysMs: [1_000, 2_000, 4_000],
       now: () => now,
     });
-    const state = () => store.getRecord<BigCommerceShopState>('shop', 'bigcommerce:s1');
+    const state = () => store.getRecord(raw<BigCommerceShopState>('shop'), 'bigcommerce:s1');
     const later = async (ms: number) => {
       now += ms;
       await checks.checkDue();
@@ -207,7 +209,7 @@ describe('an uninstall confirmed with BigCommerce', () => {
     ]);
     await checks.confirm('s1');
     // What the auth callback writes.
-    await store.putRecord('shop', 'bigcommerce:s1', {
+    await store.putRecord(raw('shop'), 'bigcommerce:s1', {
       platform: 'bigcommerce',
       shop: 's1',
       uninstalledAt: null,
@@ -255,7 +257,7 @@ describe('an uninstall confirmed with BigCommerce', () => {
       nextCheckAt: new Date(T0 - 1).toISOString(),
       last: 'works' as const,
     };
-    await store.putRecord<BigCommerceShopState>('shop', 'bigcommerce:s1', {
+    await store.putRecord(raw<BigCommerceShopState>('shop'), 'bigcommerce:s1', {
       platform: 'bigcommerce',
       shop: 's1',
       uninstalledAt: null,
@@ -267,7 +269,9 @@ describe('an uninstall confirmed with BigCommerce', () => {
     expect(await checks.confirm('s1')).toMatchObject({ kind: 'pending' });
     letGo();
     expect(await olderPass).toEqual({ kind: 'superseded' });
-    expect((await store.getRecord<BigCommerceShopState>('shop', 'bigcommerce:s1'))?.uninstallPending).toMatchObject({
+    expect(
+      (await store.getRecord(raw<BigCommerceShopState>('shop'), 'bigcommerce:s1'))?.uninstallPending,
+    ).toMatchObject({
       checks: 1,
     });
 
@@ -277,7 +281,7 @@ describe('an uninstall confirmed with BigCommerce', () => {
     await checks.checkDue();
     expect(session).toBeUndefined();
     // Dated by the genuine callback, not by the old pending uninstall it replaced.
-    expect(await store.getRecord('shop', 'bigcommerce:s1')).toMatchObject({
+    expect(await store.getRecord(raw('shop'), 'bigcommerce:s1')).toMatchObject({
       uninstalledAt: new Date(T0).toISOString(),
     });
   });
@@ -287,7 +291,7 @@ describe('an uninstall confirmed with BigCommerce', () => {
     const stores = { appAccess: async () => undefined } as unknown as BigCommerceStores;
     const checks = new UninstallChecks({ store, stores, logger: silent, now: () => T0 });
     expect(await checks.confirm('s2')).toEqual({ kind: 'uninstalled', why: 'no_token' });
-    expect(await store.getRecord('shop', 'bigcommerce:s2')).toMatchObject({
+    expect(await store.getRecord(raw('shop'), 'bigcommerce:s2')).toMatchObject({
       uninstalledAt: new Date(T0).toISOString(),
     });
   });
@@ -306,14 +310,14 @@ describe('forgetting a store’s token', () => {
 
   it('keeps the new token of a reinstall another bridge saves the moment this one has read the old', async () => {
     const ledger = await opened();
-    await ledger.putRecord('session', 'bigcommerce:s1', install('old-token'));
+    await ledger.putRecord(raw('session'), 'bigcommerce:s1', install('old-token'));
     // The reinstall lands at the earliest moment another bridge's write can: right after this bridge's read of the session.
     let landed = false;
     const reinstallAfter = async <T>(read: Promise<T>): Promise<T> => {
       const value = await read;
       if (!landed) {
         landed = true;
-        await ledger.putRecord('session', 'bigcommerce:s1', install('new-token'));
+        await ledger.putRecord(raw('session'), 'bigcommerce:s1', install('new-token'));
       }
       return value;
     };
@@ -330,7 +334,7 @@ describe('forgetting a store’s token', () => {
     const stores = new BigCommerceStores({ store: racing, env: {}, apiUrl: 'https://api.bigcommerce.test' });
     await stores.forget('s1', 'old-token');
     expect(landed).toBe(true);
-    expect(await ledger.getRecord('session', 'bigcommerce:s1')).toMatchObject({ accessToken: 'new-token' });
+    expect(await ledger.getRecord(raw('session'), 'bigcommerce:s1')).toMatchObject({ accessToken: 'new-token' });
   });
 });
 
@@ -362,7 +366,7 @@ describe('the stores allowed to install and earn', () => {
           ? (...args: Parameters<typeof store.getRecord>) => (reads++, target.getRecord(...args))
           : Reflect.get(target, name, target),
     });
-    await store.putRecord('allowed-shop', 'bigcommerce:recorded1', { allowedBy: 'test', allowedAt: 'now' });
+    await store.putRecord(raw('allowed-shop'), 'bigcommerce:recorded1', { allowedBy: 'test', allowedAt: 'now' });
     const allowed = new AllowedStores({ store: counting, ownStore: 'own1', listed: ['listed1'] });
     for (let i = 0; i < 3; i++)
       for (const hash of ['own1', 'listed1', 'recorded1']) expect((await allowed.check(hash)).allowed).toBe(true);

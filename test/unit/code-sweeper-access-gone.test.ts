@@ -19,6 +19,7 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const DAY = 86_400_000;
 const SETTLE = 6 * 3_600_000;
@@ -108,7 +109,7 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
     reservation: 'r1',
     createdAt: reservation.createdAt,
   });
-  await store.putRecord('storefront', `shopify:${SHOP}`, {
+  await store.putRecord(raw('storefront'), `shopify:${SHOP}`, {
     platform: 'shopify',
     shop: SHOP,
     on: true,
@@ -150,7 +151,7 @@ describe('the code sweeper, when a store no longer lets the bridge in', () => {
   it('holds an open code’s points while it could still pay, and lets them go once it expired and settled', async () => {
     const { sweeper } = await issued();
     refusal = gone();
-    await store.putRecord('storefront', `shopify:${SHOP}`, {
+    await store.putRecord(raw('storefront'), `shopify:${SHOP}`, {
       platform: 'shopify',
       shop: SHOP,
       on: false,
@@ -225,7 +226,7 @@ describe('the code sweeper, for a shop uninstalled', () => {
     // Shopify's and BigCommerce's answer after an uninstall: a 401, whose error says nothing of access.
     refusal = new Error('[API] Invalid API key or access token');
     served = false;
-    await store.deleteRecord('storefront', `shopify:${SHOP}`);
+    await store.deleteRecord(raw('storefront'), `shopify:${SHOP}`);
     // Each pass holds it, with nothing failed to warn about.
     await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0, failed: 0 });
     clock += 7 * DAY + SETTLE - 1_000;

@@ -9,6 +9,7 @@ import type { StoredDelivery } from '../../src/core/delivery.ts';
 import type { Engine } from '../../src/core/engine.ts';
 import type { ShopState } from '../../src/core/store/ledger-store.ts';
 import { sandboxWithEngines } from '../helpers/engine.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const SHOP = 'reinstalled.example';
 const sessionId = `testshop:${SHOP}`;
@@ -26,7 +27,7 @@ function adapterReinstallingWhileRead(engine: () => Engine, reinstall: boolean):
       // The platform refused the old token a moment ago; meanwhile the merchant installs the app again.
       await new Promise((resolve) => setTimeout(resolve, 5));
       if (reinstall)
-        await engine().store.putRecord('session', sessionId, {
+        await engine().store.putRecord(raw('session'), sessionId, {
           shop: SHOP,
           accessToken: 'new-token',
           updatedAt: new Date().toISOString(),
@@ -55,15 +56,15 @@ describe('an uninstall read while the app is installed again', () => {
       adapterFor: (platform) =>
         platform === 'testshop' ? adapterReinstallingWhileRead(() => engine, true) : undefined,
     });
-    await engine.store.putRecord('session', sessionId, {
+    await engine.store.putRecord(raw('session'), sessionId, {
       shop: SHOP,
       accessToken: 'old-token',
       updatedAt: new Date(Date.now() - 60_000).toISOString(),
     });
     await engine.ingest.delivery('uninstall-1', uninstall(1), []);
     await engine.drain();
-    expect(await engine.store.getRecord('session', sessionId)).toMatchObject({ accessToken: 'new-token' });
-    expect((await engine.store.getRecord<ShopState>('shop', sessionId))?.uninstalledAt ?? null).toBeNull();
+    expect(await engine.store.getRecord(raw('session'), sessionId)).toMatchObject({ accessToken: 'new-token' });
+    expect((await engine.store.getRecord(raw<ShopState>('shop'), sessionId))?.uninstalledAt ?? null).toBeNull();
   });
 
   it('forgets the token it was about, and marks the shop uninstalled, when nothing was saved since', async () => {
@@ -71,14 +72,16 @@ describe('an uninstall read while the app is installed again', () => {
       adapterFor: (platform) =>
         platform === 'testshop' ? adapterReinstallingWhileRead(() => engine, false) : undefined,
     });
-    await engine.store.putRecord('session', sessionId, {
+    await engine.store.putRecord(raw('session'), sessionId, {
       shop: SHOP,
       accessToken: 'old-token',
       updatedAt: new Date(Date.now() - 60_000).toISOString(),
     });
     await engine.ingest.delivery('uninstall-2', uninstall(2), []);
     await engine.drain();
-    expect(await engine.store.getRecord('session', sessionId)).toBeUndefined();
-    expect((await engine.store.getRecord<ShopState>('shop', sessionId))?.uninstalledAt).toEqual(expect.any(String));
+    expect(await engine.store.getRecord(raw('session'), sessionId)).toBeUndefined();
+    expect((await engine.store.getRecord(raw<ShopState>('shop'), sessionId))?.uninstalledAt).toEqual(
+      expect.any(String),
+    );
   });
 });

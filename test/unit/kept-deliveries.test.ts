@@ -12,6 +12,7 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { SHOP, SHOPIFY_SECRET, shopifyOrderJson } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const logger = createLogger({ level: 'silent' });
 const WHOLE = shopifyOrderJson({ id: '820982911946154509201' }).replace(
@@ -51,7 +52,7 @@ describe('trimming the deliveries of an earlier release', () => {
     expect((await store.inboxEntry('earlier-1'))?.delivery?.digest).toBe(
       bodyDigest('shopify', 'orders/paid', Buffer.from(WHOLE)),
     );
-    expect(await store.getRecord('migration', KEPT_FIELDS_MIGRATION)).toMatchObject({ inbox: 1 });
+    expect(await store.getRecord(raw('migration'), KEPT_FIELDS_MIGRATION)).toMatchObject({ inbox: 1 });
     // Done: a later start does not read them again.
     expect(await trimEarlierDeliveries(store, adapterFor, logger)).toBeUndefined();
     await store.close();
@@ -65,7 +66,7 @@ describe('trimming the deliveries of an earlier release', () => {
       unread: 1,
     });
     expect(await body()).toBe(WHOLE);
-    expect(await store.getRecord('migration', KEPT_FIELDS_MIGRATION)).toMatchObject({ unread: 1 });
+    expect(await store.getRecord(raw('migration'), KEPT_FIELDS_MIGRATION)).toMatchObject({ unread: 1 });
     // The next start, with the platform configured, trims it after all; and then it is done.
     expect(await trimEarlierDeliveries(store, () => shopify, logger)).toEqual({ inbox: 1, deadLetters: 0, unread: 0 });
     expect(await body()).not.toContain('browser_ip');

@@ -7,6 +7,7 @@ import type { OrderSource, SubscriptionHealth } from '../../src/core/order-sourc
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 let store: LowdbStore | undefined;
 afterEach(async () => {
@@ -59,7 +60,7 @@ describe('a reconciler told to stop', () => {
     expect(await reconciler.stop(20)).toBe(false);
     answer();
     await check;
-    expect(await store!.listRecords('platform-health')).toEqual([]);
+    expect(await store!.listRecords(raw('platform-health'))).toEqual([]);
   });
 
   it('waits for a check that ends in time, and keeps what it found', async () => {
@@ -70,7 +71,7 @@ describe('a reconciler told to stop', () => {
     answer();
     expect(await stopped).toBe(true);
     await check;
-    expect((await store!.listRecords('platform-health')).map(({ id }) => id)).toEqual(['bigcommerce:hungstore']);
+    expect((await store!.listRecords(raw('platform-health'))).map(({ id }) => id)).toEqual(['bigcommerce:hungstore']);
   });
 
   it('starts no pass once stopped', async () => {
@@ -78,6 +79,6 @@ describe('a reconciler told to stop', () => {
     await reconciler.stop();
     await reconciler.checkAllSubscriptions();
     await reconciler.run('bigcommerce');
-    expect(await store!.listRecords('platform-health')).toEqual([]);
+    expect(await store!.listRecords(raw('platform-health'))).toEqual([]);
   });
 });

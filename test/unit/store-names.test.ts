@@ -3,7 +3,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { STORE_NAME_MAX, StoreNames, storeNameText } from '../../adapters/shared/store-names.ts';
+import { STORE_NAME_MAX, StoreNames, storeNameText, storeNameType } from '../../adapters/shared/store-names.ts';
 import { readWooSiteName } from '../../adapters/woocommerce/site-name.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 
@@ -89,7 +89,7 @@ describe('a store’s name, as the bridge reads and keeps it', () => {
         putRecord: async (_kind: string, id: string, value: unknown) => void kept.set(id, value),
         getRecord: async (_kind: string, id: string) => kept.get(id),
       } as unknown as LedgerStore,
-      kind: 'woocommerce-store-name',
+      type: storeNameType('woocommerce-store-name'),
       platform: 'woocommerce',
       read: () => new Promise<string>((resolve) => (answer = resolve)),
       served: async () => served,

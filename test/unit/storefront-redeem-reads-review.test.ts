@@ -14,7 +14,7 @@
 //    30 s old that a read anew would refuse.
 // 5. Where ⌊effective limit × share × REDEEM_PART⌋ is 0 (a small plan's limit, or STOREFRONT_SHARE 0 to spare the
 //    limit for orders), no customer can redeem at all, where before a redemption's read took an order's place.
-import { kindOf, type KindOrType } from '../../src/core/store/roles/record-types.ts';
+import type { RecordType } from '../../src/core/store/roles/record-types.ts';
 import { describe, expect, it } from 'vitest';
 import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
 import type { StorefrontParts } from '../../src/core/platform-module.ts';
@@ -200,7 +200,7 @@ describe('a kept balance reaching the reservation (finding 4)', () => {
     // The service: Ada has 100 approved points, none redeemed; one code of hers holds all 100.
     const figures = { balance: { approved: 100, redeemed: 0, pending: 0 }, earned: [], redeemed: [] };
     const records = new Map<string, unknown>();
-    const id = (kind: KindOrType<unknown>, key: string) => `${kindOf(kind)}\u0000${key}`;
+    const id = (kind: RecordType<unknown>, key: string) => `${kind.kind}\u0000${key}`;
     const holder = holderId('acct', ADA);
     const held: Holder = {
       account: 'acct',
@@ -225,16 +225,16 @@ describe('a kept balance reaching the reservation (finding 4)', () => {
     /** Something on the ledger between the refusal's read and the reservation's write (another request, the sweeper). */
     let meanwhile: (() => void) | undefined;
     const store = {
-      getRecord: async <T>(kind: KindOrType<T>, key: string) =>
+      getRecord: async <T>(kind: RecordType<T>, key: string) =>
         structuredClone(records.get(id(kind, key))) as T | undefined,
-      addRecord: async (kind: KindOrType<unknown>, key: string, value: unknown) => {
+      addRecord: async (kind: RecordType<unknown>, key: string, value: unknown) => {
         records.set(id(kind, key), value);
-        if (kindOf(kind) === CODE_KIND.kind) meanwhile?.();
+        if (kind.kind === CODE_KIND.kind) meanwhile?.();
       },
-      deleteRecord: async (kind: KindOrType<unknown>, key: string) => void records.delete(id(kind, key)),
+      deleteRecord: async (kind: RecordType<unknown>, key: string) => void records.delete(id(kind, key)),
       // No orders: the customer's holder is theirs alone (customer-holders.ts).
       customerOrders: async () => [],
-      changeRecord: async <T>(kind: KindOrType<T>, key: string, change: (current: T | undefined) => unknown) => {
+      changeRecord: async <T>(kind: RecordType<T>, key: string, change: (current: T | undefined) => unknown) => {
         const answer = change(structuredClone(records.get(id(kind, key))) as T | undefined) as { put: T } | undefined;
         if (answer && 'put' in answer) records.set(id(kind, key), answer.put);
         return { changed: Boolean(answer), value: records.get(id(kind, key)) as T | undefined };

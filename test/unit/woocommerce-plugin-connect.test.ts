@@ -9,6 +9,7 @@ import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import { storeWith } from '../helpers/store-with.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const BRIDGE = 'https://bridge.example';
 const SHOP = 'store.example/shop';
@@ -35,7 +36,7 @@ describe.each(ledgerBackends())('the plugin’s connection code (%s)', (_name, a
     expect(Buffer.from(address!, 'base64url').toString()).toBe(BRIDGE);
     expect(secret).toMatch(/^[\w-]{43}$/);
     expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
-    expect(JSON.stringify(await store.listRecords('woo-plugin-code'))).not.toContain(secret);
+    expect(JSON.stringify(await store.listRecords(raw('woo-plugin-code')))).not.toContain(secret);
 
     const answer = await exchange(store, { code, siteUrl: SITE, pluginVersion: '1.0.0' });
     expect(answer.status).toBe(200);
@@ -74,7 +75,7 @@ describe.each(ledgerBackends())('the plugin’s connection code (%s)', (_name, a
     const third = await issuePluginCode(store, SHOP, BRIDGE);
     expect((await exchange(store, { code: second.code, siteUrl: SITE })).status).toBe(400);
     expect((await exchange(store, { code: third.code, siteUrl: SITE })).status).toBe(200);
-    expect(await store.listRecords('woo-plugin-code')).toEqual([]);
+    expect(await store.listRecords(raw('woo-plugin-code'))).toEqual([]);
   });
 
   it.skipIf(!available)('gives one key when one code is exchanged twice at once', async () => {
@@ -110,7 +111,7 @@ describe.each(ledgerBackends())('the plugin’s connection code (%s)', (_name, a
     let failing = true;
     const flaky = storeWith(store, {
       putRecord: async (kind, id, value) => {
-        if (kind === 'woo-plugin-key' && failing) throw new Error('injected: the ledger refused the write');
+        if (kind.kind === 'woo-plugin-key' && failing) throw new Error('injected: the ledger refused the write');
         return store.putRecord(kind, id, value);
       },
     });

@@ -25,6 +25,7 @@ import { tempDataDir } from '../helpers/engine.ts';
 import { orderEvent } from '../helpers/order-events.ts';
 import { signWoo, wooHeaders, wooOrderJson } from '../helpers/woocommerce.ts';
 import { SHOP_LINK_KIND } from '../../src/accounts/account-records.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 describe('one name per store', () => {
   it.each([
@@ -164,7 +165,7 @@ describe('the connect nonce', () => {
   it('is kept only as its hash', async () => {
     const store = await opened();
     const began = await beginWooConnect(store, 'https://store.example', urls);
-    const records = JSON.stringify(await store.listRecords('session'));
+    const records = JSON.stringify(await store.listRecords(raw('session')));
     expect(records).not.toContain(nonceOf(began.authorizeUrl));
   });
 

@@ -29,6 +29,7 @@ import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigc
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { SANDBOX_CREDENTIALS, startTestSandbox, type TestSandbox } from '../helpers/sandbox-server.ts';
 import { shopifyPartsOf } from '../helpers/shopify.ts';
+import { raw } from '../helpers/raw-records.ts';
 
 const FIXTURE = join(import.meta.dirname, '7a1c4ad');
 
@@ -111,7 +112,7 @@ async function pictureOf(store: LedgerStore): Promise<LedgerPicture> {
   const { orders } = await store.listOrders({ page: 1, limit: 1_000 });
   const records: LedgerPicture['records'] = {};
   for (const kind of RECORD_KINDS)
-    records[kind] = (await store.listRecords(kind)).sort((a, b) => a.id.localeCompare(b.id));
+    records[kind] = (await store.listRecords(raw(kind))).sort((a, b) => a.id.localeCompare(b.id));
   return {
     orders: Object.fromEntries(
       await Promise.all(orders.map(async (summary) => [summary.key, await store.getOrder(summary.key)] as const)),

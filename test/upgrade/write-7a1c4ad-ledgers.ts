@@ -37,6 +37,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { raw } from '../helpers/raw-records.ts';
 
 const OLD = resolve(process.env.OLD_BRIDGE ?? '/work/old7a');
 const OUT = resolve(process.argv[2] ?? join(import.meta.dirname, '7a1c4ad'));
@@ -335,7 +336,7 @@ async function run(backend: 'lowdb' | 'postgres'): Promise<void> {
   );
   if (opened.status !== 200) throw new Error(`the App URL answered ${opened.status}`);
   await eventually(
-    async () => (await bridge.engine.store.getRecord('platform-health', `shopify:${SHOP}`)) !== undefined,
+    async () => (await bridge.engine.store.getRecord(raw('platform-health'), `shopify:${SHOP}`)) !== undefined,
     'the Shopify shop’s subscriptions checked',
   );
 
@@ -361,7 +362,8 @@ async function run(backend: 'lowdb' | 'postgres'): Promise<void> {
     'the WooCommerce webhooks made',
   );
   await eventually(
-    async () => (await bridge.engine.store.getRecord('reconciliation', `woocommerce:${WOO_SHOP}`))?.lastRun != null,
+    async () =>
+      (await bridge.engine.store.getRecord(raw('reconciliation'), `woocommerce:${WOO_SHOP}`))?.lastRun != null,
     'the WooCommerce store’s first reconciliation',
   );
   // A second store whose connect was started and never finished: its pending nonce stays in the ledger.
@@ -373,7 +375,8 @@ async function run(backend: 'lowdb' | 'postgres'): Promise<void> {
     throw new Error(`the BigCommerce install answered ${installed.status}: ${installed.body}`);
   await eventually(() => (bcStore()?.hooks.length ?? 0) === 5, 'the BigCommerce hooks made');
   await eventually(
-    async () => (await bridge.engine.store.getRecord('reconciliation', `bigcommerce:${BC_STORE}`))?.lastRun != null,
+    async () =>
+      (await bridge.engine.store.getRecord(raw('reconciliation'), `bigcommerce:${BC_STORE}`))?.lastRun != null,
     'the BigCommerce store’s first reconciliation',
   );
 

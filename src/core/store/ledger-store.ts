@@ -40,6 +40,7 @@ export type {
   RecordChange,
   RecordKind,
   RecordRole,
+  RecordType,
   ShopState,
 } from './roles/records.ts';
 export type { OrderCounts } from '../order-summary.ts';

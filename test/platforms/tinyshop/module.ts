@@ -22,6 +22,7 @@ export const signIn = (secretKey: string, store: string, at: number) =>
 const SIGN_IN_MS = 5 * 60_000;
 
 export const tinyShop: PlatformModule<typeof settings> = {
+  sharedRecords: [],
   name: PLATFORM,
   names: { platform: 'TinyShop', shop: 'store', admin: 'your TinyShop admin, under Apps' },
   settings,

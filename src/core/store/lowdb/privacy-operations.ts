@@ -4,15 +4,15 @@
 // erasures end with a fresh backup, so no copy keeps what was erased.
 import type { StoredDelivery } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
+import { eraseOrder, isOrderKeyOfShop, orderMatches } from '../customer-data.ts';
 import {
-  adjustmentInScope,
-  contactMatches,
-  eraseOrder,
-  inScope,
-  isOrderKeyOfShop,
-  orderMatches,
-  scrubText,
-} from '../customer-data.ts';
+  adjustmentIsAbout,
+  dataRequestIsAbout,
+  erasedAdjustment,
+  erasedLetter,
+  letterIsAbout,
+  type DataRequest,
+} from '../customer-records.ts';
 import { entryIsAbout, erasedEntry } from '../entry-erasure.ts';
 import type {
   Adjustment,
@@ -24,21 +24,6 @@ import type {
   ErasureReport,
 } from '../ledger-store.ts';
 import type { LowdbParts } from './parts.ts';
-
-type DataRequest = { platform: string; shop: string; customer: { email?: string; phone?: string } };
-
-const letterIsAbout = (
-  letter: DeadLetter,
-  orderKeys: Set<string>,
-  match: CustomerMatch,
-  redactor: DeliveryRedactor,
-): boolean =>
-  Boolean(
-    (letter.orderKey && orderKeys.has(letter.orderKey)) ||
-    (letter.delivery &&
-      inScope(letter.delivery.platform, letter.delivery.shop, match) &&
-      redactor(letter.delivery).about),
-  );
 
 export class PrivacyOperations {
   readonly #p: LowdbParts;
@@ -66,11 +51,11 @@ export class PrivacyOperations {
     const adjustments = records
       .list<Adjustment>('adjustment')
       .map(({ value }) => value)
-      .filter((adjustment) => adjustmentInScope(adjustment, match) && contactMatches(adjustment.customer, match));
+      .filter((adjustment) => adjustmentIsAbout(adjustment, match));
     const dataRequests = records
       .list<DataRequest>('data-request')
       .map(({ value }) => value)
-      .filter((request) => inScope(request.platform, request.shop, match) && contactMatches(request.customer, match));
+      .filter((request) => dataRequestIsAbout(request, match));
     return { orders, deadLetters: letters, inbox: entries, adjustments, dataRequests };
   }
 
@@ -98,30 +83,18 @@ export class PrivacyOperations {
         return 'changed';
       });
       report.deadLetters = await deadLetters.rewrite((letter) =>
-        letterIsAbout(letter, erased, match, redactor)
-          ? {
-              ...letter,
-              reason: scrubText(letter.reason, match, theirs),
-              ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}),
-            }
-          : undefined,
+        letterIsAbout(letter, erased, match, redactor) ? erasedLetter(letter, match, theirs, redactor) : undefined,
       );
       // An entry intake holds may be folded from its copy read before: the reach recorded on it erases what it folds.
       report.inbox = await inbox.rewrite((entry) => erasedEntry(entry, match, redactor, at));
       for (const { id, value } of records.list<Adjustment>('adjustment')) {
-        if (!adjustmentInScope(value, match) || !contactMatches(value.customer, match)) continue;
-        // The request kept for a resend names the customer too: it goes, and with it the resend.
-        records.put('adjustment', id, {
-          ...value,
-          customer: {},
-          reason: scrubText(value.reason, match),
-          request: undefined,
-        });
+        if (!adjustmentIsAbout(value, match)) continue;
+        records.put('adjustment', id, erasedAdjustment(value, match));
         report.records++;
         report.adjustments++;
       }
       for (const { id, value } of records.list<DataRequest>('data-request')) {
-        if (!inScope(value.platform, value.shop, match) || !contactMatches(value.customer, match)) continue;
+        if (!dataRequestIsAbout(value, match)) continue;
         records.delete('data-request', id);
         report.records++;
       }

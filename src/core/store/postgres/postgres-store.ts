@@ -3,7 +3,7 @@
 // SKIP LOCKED), so a killed instance's work is taken over within seconds; folding and the worker's progress
 // write different columns of an order, so neither overwrites the other. This class only wires the concerns
 // together, each in its own file.
-import { asRecord, kindOf, type KindOrType } from '../roles/record-types.ts';
+import { typedRecords } from '../roles/record-types.ts';
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
@@ -24,6 +24,8 @@ import type {
   OpenReport,
   OrderQuery,
   RecordChange,
+  RecordRole,
+  RecordType,
   SaveResult,
   SecretsStatus,
   StoreStats,
@@ -236,31 +238,36 @@ export class PostgresStore implements LedgerStore {
 
   // --- Records.
 
-  getRecord = async <T>(kind: KindOrType<T>, id: string): Promise<T | undefined> =>
-    asRecord(kind, id, await records.getRecord<unknown>(this.#db, kindOf(kind), id));
-  putRecord = <T>(kind: KindOrType<T>, id: string, value: T): Promise<void> =>
-    records.putRecord(this.#db.writer, this.#db.secrets, kindOf(kind), id, value);
-  addRecord = async <T>(kind: KindOrType<T>, id: string, value: T): Promise<{ added: boolean; value: T }> => {
-    const result = await records.addRecord<unknown>(this.#db, kindOf(kind), id, value);
-    return { added: result.added, value: result.added ? value : asRecord(kind, id, result.value)! };
-  };
-  changeRecord = async <T>(
-    kind: KindOrType<T>,
+  readonly #records: RecordRole = typedRecords({
+    get: (kind, id) => records.getRecord<unknown>(this.#db, kind, id),
+    put: (kind, id, value) => records.putRecord(this.#db.writer, this.#db.secrets, kind, id, value),
+    add: (kind, id, value) => records.addRecord<unknown>(this.#db, kind, id, value),
+    change: (kind, id, change) => records.changeRecord<unknown>(this.#db, kind, id, change),
+    delete: (kind, id) => records.deleteRecord(this.#db, kind, id),
+    list: (kind, under) => records.listRecords<unknown>(this.#db, kind, under),
+  });
+  getRecord<T>(type: RecordType<T>, id: string): Promise<T | undefined> {
+    return this.#records.getRecord(type, id);
+  }
+  putRecord<T>(type: RecordType<T>, id: string, value: T): Promise<void> {
+    return this.#records.putRecord(type, id, value);
+  }
+  addRecord<T>(type: RecordType<T>, id: string, value: T): Promise<{ added: boolean; value: T }> {
+    return this.#records.addRecord(type, id, value);
+  }
+  changeRecord<T>(
+    type: RecordType<T>,
     id: string,
     change: (current: T | undefined) => RecordChange<T>,
-  ): Promise<{ changed: boolean; value: T | undefined }> => {
-    const result = await records.changeRecord<unknown>(this.#db, kindOf(kind), id, (current) =>
-      change(asRecord(kind, id, current)),
-    );
-    return { changed: result.changed, value: asRecord(kind, id, result.value) };
-  };
-  deleteRecord = <T>(kind: KindOrType<T>, id: string): Promise<void> =>
-    records.deleteRecord(this.#db, kindOf(kind), id);
-  listRecords = async <T>(kind: KindOrType<T>): Promise<Array<{ id: string; value: T }>> =>
-    (await records.listRecords<unknown>(this.#db, kindOf(kind))).map(({ id, value }) => ({
-      id,
-      value: asRecord(kind, id, value)!,
-    }));
+  ): Promise<{ changed: boolean; value: T | undefined }> {
+    return this.#records.changeRecord(type, id, change);
+  }
+  deleteRecord<T>(type: RecordType<T>, id: string): Promise<void> {
+    return this.#records.deleteRecord(type, id);
+  }
+  listRecords<T>(type: RecordType<T>): Promise<Array<{ id: string; value: T }>> {
+    return this.#records.listRecords(type);
+  }
 
   secretsStatus = async (): Promise<SecretsStatus> =>
     this.#db.secrets.status(await records.countSecrets(this.#db.reader, this.#db.secrets));

@@ -4,16 +4,15 @@
 // SQL and decided by the same tests as the lowdb store's (customer-data.ts).
 import type { InboxEntry, StoredDelivery } from '../../delivery.ts';
 import { foldPart, type OrderRecord } from '../../order-record.ts';
+import { eraseOrder, inScope, orderMatches, internationalPhone, phoneSuffix } from '../customer-data.ts';
 import {
-  adjustmentInScope,
-  contactMatches,
-  eraseOrder,
-  inScope,
-  orderMatches,
-  internationalPhone,
-  phoneSuffix,
-  scrubText,
-} from '../customer-data.ts';
+  adjustmentIsAbout,
+  dataRequestIsAbout,
+  erasedAdjustment,
+  erasedLetter,
+  letterIsAbout,
+  type DataRequest,
+} from '../customer-records.ts';
 import { entryIsAbout, erasedEntry } from '../entry-erasure.ts';
 import type {
   Adjustment,
@@ -30,7 +29,6 @@ import { listDeadLetters } from './dead-letters.ts';
 import { listRecords, putRecord } from './records.ts';
 import { entryOf, entryPayload, INBOX_COLUMNS, ORDER_COLUMNS, recordOf, type InboxRow, type OrderRow } from './rows.ts';
 
-type DataRequest = { platform: string; shop: string; customer: { email?: string; phone?: string } };
 
 async function customerOrders(client: Queryable, match: CustomerMatch, lock = false): Promise<OrderRecord[]> {
   const digits = match.phones.map(phoneSuffix).filter((phone) => phone.length === 7);
@@ -80,20 +78,6 @@ async function inboxInScope(client: Queryable, match: CustomerMatch): Promise<In
     );
 }
 
-function letterIsAbout(
-  letter: DeadLetter,
-  keys: Set<string>,
-  match: CustomerMatch,
-  redactor: DeliveryRedactor,
-): boolean {
-  if (letter.orderKey && keys.has(letter.orderKey)) return true;
-  return Boolean(
-    letter.delivery &&
-    inScope(letter.delivery.platform, letter.delivery.shop, match) &&
-    redactor(letter.delivery).about,
-  );
-}
-
 export async function exportCustomer(
   db: PgDatabase,
   match: CustomerMatch,
@@ -105,10 +89,10 @@ export async function exportCustomer(
   const inbox = (await inboxInScope(db.reader, match)).filter((entry) => entryIsAbout(entry, match, redactor));
   const adjustments = (await listRecords<Adjustment>(db, 'adjustment'))
     .map(({ value }) => value)
-    .filter((adjustment) => adjustmentInScope(adjustment, match) && contactMatches(adjustment.customer, match));
+    .filter((adjustment) => adjustmentIsAbout(adjustment, match));
   const dataRequests = (await listRecords<DataRequest>(db, 'data-request'))
     .map(({ value }) => value)
-    .filter((request) => inScope(request.platform, request.shop, match) && contactMatches(request.customer, match));
+    .filter((request) => dataRequestIsAbout(request, match));
   return { orders, deadLetters, inbox, adjustments, dataRequests };
 }
 
@@ -167,11 +151,7 @@ async function eraseLetters(
   ).rows.map((row) => row.letter);
   let erased = 0;
   for (const letter of letters.filter((candidate) => letterIsAbout(candidate, keys, match, redactor))) {
-    const after = {
-      ...letter,
-      reason: scrubText(letter.reason, match, theirs),
-      ...(letter.delivery ? { delivery: redactor(letter.delivery).redacted } : {}),
-    };
+    const after = erasedLetter(letter, match, theirs, redactor);
     await client.query('UPDATE lb_dead_letters SET letter = $2 WHERE id = $1', [letter.id, JSON.stringify(after)]);
     erased++;
   }
@@ -187,14 +167,8 @@ async function eraseRecords(client: Queryable, db: PgDatabase, match: CustomerMa
       "SELECT id, value FROM lb_records WHERE kind = 'adjustment' FOR UPDATE",
     )
   ).rows) {
-    if (!adjustmentInScope(value, match) || !contactMatches(value.customer, match)) continue;
-    // The request kept for a resend names the customer too: it goes, and with it the resend.
-    await putRecord(client, db.secrets, 'adjustment', id, {
-      ...value,
-      customer: {},
-      reason: scrubText(value.reason, match),
-      request: undefined,
-    });
+    if (!adjustmentIsAbout(value, match)) continue;
+    await putRecord(client, db.secrets, 'adjustment', id, erasedAdjustment(value, match));
     adjustments++;
   }
   for (const { id, value } of (
@@ -202,7 +176,7 @@ async function eraseRecords(client: Queryable, db: PgDatabase, match: CustomerMa
       "SELECT id, value FROM lb_records WHERE kind = 'data-request' FOR UPDATE",
     )
   ).rows) {
-    if (!inScope(value.platform, value.shop, match) || !contactMatches(value.customer, match)) continue;
+    if (!dataRequestIsAbout(value, match)) continue;
     await client.query("DELETE FROM lb_records WHERE kind = 'data-request' AND id = $1", [id]);
     requests++;
   }

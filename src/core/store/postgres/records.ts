@@ -113,9 +113,17 @@ export async function deleteRecord(db: PgDatabase, kind: RecordKind, id: string)
   await db.write('DELETE FROM lb_records WHERE kind = $1 AND id = $2', [kind, id]);
 }
 
-export async function listRecords<T>(db: PgDatabase, kind: RecordKind): Promise<Array<{ id: string; value: T }>> {
+/** The records of a kind whose ids start with `under` ('' for all). */
+export async function listRecords<T>(
+  db: PgDatabase,
+  kind: RecordKind,
+  under = '',
+): Promise<Array<{ id: string; value: T }>> {
   return (
-    await db.query<{ id: string; value: T }>('SELECT id, value FROM lb_records WHERE kind = $1 ORDER BY id', [kind])
+    await db.query<{ id: string; value: T }>(
+      'SELECT id, value FROM lb_records WHERE kind = $1 AND starts_with(id, $2) ORDER BY id',
+      [kind, under],
+    )
   ).rows.map((row) => ({ id: row.id, value: opened(db.secrets, kind, row.id, row.value) }));
 }
 

@@ -41,21 +41,30 @@ export const RECONCILIATION_KIND = recordType<
   }),
 );
 
-export const ADJUSTMENT_KIND = recordType<Adjustment>(
-  'adjustment',
-  z.looseObject({
-    id: z.string(),
-    at: z.string(),
-    kind: z.enum(['earn', 'redeem']),
-    by: z.string(),
-    reason: z.string(),
-    customer: z.looseObject({ email: maybe(z.string()), mobile: maybe(z.string()), name: maybe(z.string()) }),
-    activityId: maybe(z.string()),
-    points: maybe(z.number()),
-    account: maybe(z.string()),
-    platform: maybe(z.string()),
-    shop: maybe(z.string()),
-    outcome: z.enum(['success', 'failed', 'unknown']),
-    message: z.string(),
-  }),
+/** An adjustment's fields, for a kind that keeps more beside them (adjustments.ts keeps the request sent). */
+export const adjustmentFields = {
+  id: z.string(),
+  at: z.string(),
+  kind: z.enum(['earn', 'redeem']),
+  by: z.string(),
+  reason: z.string(),
+  customer: z.looseObject({ email: maybe(z.string()), mobile: maybe(z.string()), name: maybe(z.string()) }),
+  activityId: maybe(z.string()),
+  points: maybe(z.number()),
+  account: maybe(z.string()),
+  platform: maybe(z.string()),
+  shop: maybe(z.string()),
+  outcome: z.enum(['success', 'failed', 'unknown']),
+  message: z.string(),
+};
+
+export const ADJUSTMENT_KIND = recordType<Adjustment>('adjustment', z.looseObject(adjustmentFields));
+
+/**
+ * A platform's access to a shop ('session', by platform:shop), as the core reads every platform's: whose it is, and
+ * when it last changed. Each platform keeps more in it, and other records beside it (a connect in progress).
+ */
+export const ACCESS_KIND = recordType<{ platform?: unknown; shop?: unknown; updatedAt?: string | undefined }>(
+  'session',
+  z.looseObject({ platform: z.unknown().optional(), shop: z.unknown().optional(), updatedAt: maybe(z.string()) }),
 );

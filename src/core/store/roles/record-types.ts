@@ -3,15 +3,19 @@
 // backends, above their seam: each hands back what it keeps, and this says what that is.
 import type { z } from 'zod';
 import { BridgeError } from '../../../errors.ts';
-import type { KindOrType, RecordKind, RecordType } from './records.ts';
+import type { RecordChange, RecordKind, RecordRole, RecordType } from './records.ts';
 
-export type { KindOrType, RecordType } from './records.ts';
+export type { RecordType } from './records.ts';
 
 /**
  * Names a kind's schema. Schemas keep fields they do not know (z.looseObject): a record written by a later release
  * is read, changed and written back by this one without losing them.
  */
-export const recordType = <T>(kind: RecordKind, schema: z.ZodType<T>): RecordType<T> => ({ kind, schema });
+export const recordType = <T>(kind: RecordKind, schema: z.ZodType<T>, under = ''): RecordType<T> => ({
+  kind,
+  schema,
+  under,
+});
 
 /** A record that is not as its kind's schema says. Names the kind, the id and the fields, never their values. */
 export class RecordShapeError extends BridgeError<'record_shape'> {
@@ -38,10 +42,54 @@ export function parseRecord<T>(type: RecordType<T>, id: string, value: unknown):
   throw new RecordShapeError(type.kind, id, issues);
 }
 
-export const kindOf = <T>(kind: KindOrType<T>): RecordKind => (typeof kind === 'string' ? kind : kind.kind);
+/** What a backend keeps: values by kind and id, as they are, for the typed role above it to parse. */
+export interface RawRecords {
+  get(kind: RecordKind, id: string): Promise<unknown>;
+  put(kind: RecordKind, id: string, value: unknown): Promise<void>;
+  add(kind: RecordKind, id: string, value: unknown): Promise<{ added: boolean; value: unknown }>;
+  change(
+    kind: RecordKind,
+    id: string,
+    change: (current: unknown) => RecordChange<unknown>,
+  ): Promise<{ changed: boolean; value: unknown }>;
+  delete(kind: RecordKind, id: string): Promise<void>;
+  /** The records of a kind whose ids start with `under`. */
+  list(kind: RecordKind, under: string): Promise<Array<{ id: string; value: unknown }>>;
+}
 
-/** What a backend read, as the kind's type: parsed when the kind has a schema. */
-export function asRecord<T>(kind: KindOrType<T>, id: string, value: unknown): T | undefined {
-  // Without a schema the caller names the type itself; these reads go as their kinds get schemas.
-  return typeof kind === 'string' ? (value as T | undefined) : parseRecord(kind, id, value);
+/** An id outside the ids its type names: a mistake of the bridge's, found before anything is read or written. */
+function within<T>(type: RecordType<T>, id: string): string {
+  if (!id.startsWith(type.under)) throw new Error(`a ${type.kind} record's id must start with "${type.under}"`);
+  return id;
+}
+
+/** A value about to be written, checked by its kind's schema: a wrong shape is refused before it is kept. */
+function written<T>(type: RecordType<T>, id: string, value: T): T {
+  parseRecord(type, id, value);
+  return value;
+}
+
+/**
+ * The record role, the same over both backends: each keeps values, and this checks what is written and parses what
+ * they hand back.
+ */
+export function typedRecords(raw: RawRecords): RecordRole {
+  return {
+    getRecord: async (type, id) => parseRecord(type, id, await raw.get(type.kind, within(type, id))),
+    putRecord: async (type, id, value) => raw.put(type.kind, within(type, id), written(type, id, value)),
+    addRecord: async (type, id, value) => {
+      const result = await raw.add(type.kind, within(type, id), written(type, id, value));
+      return { added: result.added, value: result.added ? value : parseRecord(type, id, result.value)! };
+    },
+    changeRecord: async (type, id, change) => {
+      const result = await raw.change(type.kind, within(type, id), (current) => {
+        const decided = change(parseRecord(type, id, current));
+        return decided && 'put' in decided ? { put: written(type, id, decided.put) } : decided;
+      });
+      return { changed: result.changed, value: parseRecord(type, id, result.value) };
+    },
+    deleteRecord: (type, id) => raw.delete(type.kind, within(type, id)),
+    listRecords: async (type) =>
+      (await raw.list(type.kind, type.under)).map(({ id, value }) => ({ id, value: parseRecord(type, id, value)! })),
+  };
 }

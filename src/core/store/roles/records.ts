@@ -113,28 +113,30 @@ export type RecordKind =
   /** The next order id of the bridge's built-in demo store (src/composition/first-run.ts). Names no shop. */
   | 'demo-order-ids';
 
-/** A record kind with its schema (record-types.ts): a read of it is parsed, and a record of the wrong shape refused. */
+/**
+ * A record kind with its schema (record-types.ts): a read of it is parsed, and a record of the wrong shape refused.
+ * `under` is the start of the ids this type names: a kind whose records have more than one shape (a platform's
+ * access: a session, a connection, a connect in progress) is read as each of them by the ids each lives under.
+ */
 export interface RecordType<T> {
   readonly kind: RecordKind;
   readonly schema: z.ZodType<T>;
+  readonly under: string;
 }
-
-/** A kind named by its type (parsed on read), or by its name alone (a kind not yet given a schema: issue 69). */
-export type KindOrType<T> = RecordKind | RecordType<T>;
 
 /** What a change of a record asks for: a new value, its deletion, or (undefined) nothing. */
 export type RecordChange<T> = { put: T } | { delete: true } | undefined;
 
 export interface RecordRole {
-  /** The record, parsed by its kind's schema when `kind` is a RecordType (record-types.ts). */
-  getRecord<T>(kind: KindOrType<T>, id: string): Promise<T | undefined>;
-  putRecord<T>(kind: KindOrType<T>, id: string, value: T): Promise<void>;
+  /** The record, parsed by its kind's schema (record-types.ts). */
+  getRecord<T>(type: RecordType<T>, id: string): Promise<T | undefined>;
+  putRecord<T>(type: RecordType<T>, id: string, value: T): Promise<void>;
   /**
    * Keeps the record only if there is none under this id, atomically across
    * instances: the first caller wins. Returns the record there is now, and
    * whether it is the one given.
    */
-  addRecord<T>(kind: KindOrType<T>, id: string, value: T): Promise<{ added: boolean; value: T }>;
+  addRecord<T>(type: RecordType<T>, id: string, value: T): Promise<{ added: boolean; value: T }>;
   /**
    * Changes one record by what it holds now, atomically across instances (a
    * compare-and-set): no other write to the record lands between the read
@@ -144,10 +146,11 @@ export interface RecordRole {
    * one that is not there changes nothing), and the record as it is after.
    */
   changeRecord<T>(
-    kind: KindOrType<T>,
+    type: RecordType<T>,
     id: string,
     change: (current: T | undefined) => RecordChange<T>,
   ): Promise<{ changed: boolean; value: T | undefined }>;
-  deleteRecord<T>(kind: KindOrType<T>, id: string): Promise<void>;
-  listRecords<T>(kind: KindOrType<T>): Promise<Array<{ id: string; value: T }>>;
+  deleteRecord<T>(type: RecordType<T>, id: string): Promise<void>;
+  /** The records of the type's kind whose ids start with its `under`. */
+  listRecords<T>(type: RecordType<T>): Promise<Array<{ id: string; value: T }>>;
 }

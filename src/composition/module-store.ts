@@ -1,0 +1,54 @@
+// The ledger as a platform's module receives it: its records (module-records.ts), and of the other roles only what
+// the modules use, each held to the module's own platform. A plain object, not the store behind a proxy: nothing
+// else of the store (its export of every record with secrets opened, its database, another shop's erasure) is
+// reachable from a module, whether it is checked by TypeScript or not.
+import type { PlatformStore } from '../core/platform-module.ts';
+import type { LedgerStore } from '../core/store/ledger-store.ts';
+import { moduleRecords, OutsideModuleError, type ModuleRecordScope } from '../core/store/roles/module-records.ts';
+
+export function moduleStore(store: LedgerStore, scope: ModuleRecordScope): PlatformStore {
+  const { name } = scope;
+  const own = async (yes: boolean, what: string): Promise<void> => {
+    if (!yes) throw new OutsideModuleError(name, what);
+  };
+  const ownKey = (key: string) => key.startsWith(`${name}:`);
+  const ownLetter = (letter: { platform?: string | undefined }) => letter.platform === name;
+  return {
+    ...moduleRecords(store, scope),
+    exclusive: (lock, fn) => store.exclusive(lock, fn),
+    countOrders: () => store.countOrders(),
+    listOrders: async (query) => (
+      await own(query.platform === name, 'orders of other platforms'),
+      store.listOrders(query)
+    ),
+    getOrder: async (key) => (await own(ownKey(key), 'orders of other platforms'), store.getOrder(key)),
+    claimLpOrderId: async (lpOrderId, key, options) => (
+      await own(ownKey(key), 'orders of other platforms'),
+      store.claimLpOrderId(lpOrderId, key, options)
+    ),
+    listDeadLetters: async () => (await store.listDeadLetters()).filter(ownLetter),
+    getDeadLetter: async (id) => {
+      const letter = await store.getDeadLetter(id);
+      return letter && ownLetter(letter) ? letter : undefined;
+    },
+    addDeadLetter: async (letter) => (
+      await own(ownLetter(letter), 'dead letters of other platforms'),
+      store.addDeadLetter(letter)
+    ),
+    removeDeadLetter: async (id) => {
+      const letter = await store.getDeadLetter(id);
+      return letter && ownLetter(letter) ? store.removeDeadLetter(id) : undefined;
+    },
+    eraseShop: async (platform, shop, keyPrefix) => (
+      await own(platform === name, 'shops of other platforms'),
+      store.eraseShop(platform, shop, keyPrefix)
+    ),
+    importItems: async (items) => (
+      await own(
+        items.every((item) => item.type === 'order' && item.record.platform === name && ownKey(item.record.key)),
+        'anything but its own orders to import',
+      ),
+      store.importItems(items)
+    ),
+  };
+}
