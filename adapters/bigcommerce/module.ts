@@ -127,7 +127,15 @@ export const bigCommerceModule = {
       settings.BIGCOMMERCE_STORE_HASH,
     ),
   records: { 'bigcommerce-store-name': [], 'removed-user': [] },
-  sharedRecords: ['session', 'shop', 'allowed-shop', 'callback-payload', 'migration', 'platform-health', 'reconciliation'],
+  sharedRecords: [
+    'session',
+    'shop',
+    'allowed-shop',
+    'callback-payload',
+    'migration',
+    'platform-health',
+    'reconciliation',
+  ],
   needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
   demo: bigCommerceDemo,
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;

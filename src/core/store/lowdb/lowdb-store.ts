@@ -3,7 +3,7 @@
 // customers' contact details and platform access tokens. Each kind's operations live in their own files;
 // this one puts the parts together. What keeps it right under concurrency: one object per file, the writes
 // of a file in order, and every claim released in the worker's or intake's `finally`.
-import { typedRecords } from '../roles/record-types.ts';
+import { TypedRecordStore, type RawRecords } from '../roles/record-types.ts';
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
@@ -23,9 +23,6 @@ import type {
   NewDeadLetter,
   OpenReport,
   OrderQuery,
-  RecordChange,
-  RecordRole,
-  RecordType,
   SaveResult,
   SecretsStatus,
   ShopState,
@@ -46,7 +43,7 @@ import { PrivacyOperations } from './privacy-operations.ts';
 
 export type { LowdbStoreOptions } from './build-parts.ts';
 
-export class LowdbStore implements LedgerStore {
+export class LowdbStore extends TypedRecordStore implements LedgerStore {
   readonly kind = 'lowdb' as const;
   readonly #p: LowdbParts;
   readonly #dedupeWindowMs: number;
@@ -55,17 +52,16 @@ export class LowdbStore implements LedgerStore {
   readonly #intake: IntakeOperations;
   readonly #privacy: PrivacyOperations;
   readonly #secrets: RecordSecrets;
-  readonly #records: RecordRole;
   readonly #exclusive = new Set<string>();
   readonly #listeners: Array<() => void> = [];
   #sweeper: NodeJS.Timeout | undefined;
 
   constructor(options: LowdbStoreOptions) {
+    super();
     this.#dedupeWindowMs = options.dedupeWindowMs ?? 7 * 24 * 60 * 60_000;
     this.#settleAfterMs = options.settleAfterMs ?? 2 * 60_000;
     this.#secrets = options.secrets ?? RecordSecrets.plain();
     this.#p = buildParts({ ...options, secrets: this.#secrets }, () => this.#notify());
-    this.#records = typedRecords(rawRecords(this.#p));
     this.#orders = new OrderOperations(this.#p, this.#settleAfterMs);
     this.#intake = new IntakeOperations(this.#p, this.#orders);
     this.#privacy = new PrivacyOperations(this.#p, () => this.backUp());
@@ -269,29 +265,10 @@ export class LowdbStore implements LedgerStore {
     return this.#p.deadLetters.size;
   }
 
-  // --- Records.
+  // --- Records: the methods are TypedRecordStore's, over the files' raw values.
 
-  getRecord<T>(type: RecordType<T>, id: string): Promise<T | undefined> {
-    return this.#records.getRecord(type, id);
-  }
-  putRecord<T>(type: RecordType<T>, id: string, value: T): Promise<void> {
-    return this.#records.putRecord(type, id, value);
-  }
-  addRecord<T>(type: RecordType<T>, id: string, value: T): Promise<{ added: boolean; value: T }> {
-    return this.#records.addRecord(type, id, value);
-  }
-  changeRecord<T>(
-    type: RecordType<T>,
-    id: string,
-    change: (current: T | undefined) => RecordChange<T>,
-  ): Promise<{ changed: boolean; value: T | undefined }> {
-    return this.#records.changeRecord(type, id, change);
-  }
-  deleteRecord<T>(type: RecordType<T>, id: string): Promise<void> {
-    return this.#records.deleteRecord(type, id);
-  }
-  listRecords<T>(type: RecordType<T>): Promise<Array<{ id: string; value: T }>> {
-    return this.#records.listRecords(type);
+  protected rawRecords(): RawRecords {
+    return rawRecords(this.#p);
   }
 
   async secretsStatus(): Promise<SecretsStatus> {

@@ -3,7 +3,7 @@
 // SKIP LOCKED), so a killed instance's work is taken over within seconds; folding and the worker's progress
 // write different columns of an order, so neither overwrites the other. This class only wires the concerns
 // together, each in its own file.
-import { typedRecords } from '../roles/record-types.ts';
+import { TypedRecordStore, type RawRecords } from '../roles/record-types.ts';
 import type { Lane, LaneCounts, ShopLaneCounts, SkippedShops } from '../../lanes.ts';
 import type { EntryRetry, InboxEntry } from '../../delivery.ts';
 import type { OrderRecord } from '../../order-record.ts';
@@ -23,9 +23,6 @@ import type {
   NewDeadLetter,
   OpenReport,
   OrderQuery,
-  RecordChange,
-  RecordRole,
-  RecordType,
   SaveResult,
   SecretsStatus,
   StoreStats,
@@ -59,7 +56,7 @@ export interface PostgresStoreOptions {
   compactEveryMs?: number;
 }
 
-export class PostgresStore implements LedgerStore {
+export class PostgresStore extends TypedRecordStore implements LedgerStore {
   readonly kind = 'postgres' as const;
   readonly #db: PgDatabase;
   readonly #migrate: () => Promise<ResealReport | void>;
@@ -86,6 +83,7 @@ export class PostgresStore implements LedgerStore {
     compactEveryMs = 10_000,
     secrets = RecordSecrets.plain(),
   }: PostgresStoreOptions) {
+    super();
     this.#db = new PgDatabase(connections, secrets);
     this.#migrate = migrate;
     this.#work = new WorkNotifications(connections.session);
@@ -236,37 +234,16 @@ export class PostgresStore implements LedgerStore {
   listDeadLetters = (): Promise<DeadLetter[]> => deadLetters.listDeadLetters(this.#db);
   countDeadLetters = (): Promise<number> => deadLetters.countDeadLetters(this.#db);
 
-  // --- Records.
-
-  readonly #records: RecordRole = typedRecords({
-    get: (kind, id) => records.getRecord<unknown>(this.#db, kind, id),
-    put: (kind, id, value) => records.putRecord(this.#db.writer, this.#db.secrets, kind, id, value),
-    add: (kind, id, value) => records.addRecord<unknown>(this.#db, kind, id, value),
-    change: (kind, id, change) => records.changeRecord<unknown>(this.#db, kind, id, change),
-    delete: (kind, id) => records.deleteRecord(this.#db, kind, id),
-    list: (kind, under) => records.listRecords<unknown>(this.#db, kind, under),
-  });
-  getRecord<T>(type: RecordType<T>, id: string): Promise<T | undefined> {
-    return this.#records.getRecord(type, id);
-  }
-  putRecord<T>(type: RecordType<T>, id: string, value: T): Promise<void> {
-    return this.#records.putRecord(type, id, value);
-  }
-  addRecord<T>(type: RecordType<T>, id: string, value: T): Promise<{ added: boolean; value: T }> {
-    return this.#records.addRecord(type, id, value);
-  }
-  changeRecord<T>(
-    type: RecordType<T>,
-    id: string,
-    change: (current: T | undefined) => RecordChange<T>,
-  ): Promise<{ changed: boolean; value: T | undefined }> {
-    return this.#records.changeRecord(type, id, change);
-  }
-  deleteRecord<T>(type: RecordType<T>, id: string): Promise<void> {
-    return this.#records.deleteRecord(type, id);
-  }
-  listRecords<T>(type: RecordType<T>): Promise<Array<{ id: string; value: T }>> {
-    return this.#records.listRecords(type);
+  // --- Records: the methods are TypedRecordStore's, over the rows' raw values.
+  protected rawRecords(): RawRecords {
+    return {
+      get: (kind, id) => records.getRecord<unknown>(this.#db, kind, id),
+      put: (kind, id, value) => records.putRecord(this.#db.writer, this.#db.secrets, kind, id, value),
+      add: (kind, id, value) => records.addRecord<unknown>(this.#db, kind, id, value),
+      change: (kind, id, change) => records.changeRecord<unknown>(this.#db, kind, id, change),
+      delete: (kind, id) => records.deleteRecord(this.#db, kind, id),
+      list: (kind, under) => records.listRecords<unknown>(this.#db, kind, under),
+    };
   }
 
   secretsStatus = async (): Promise<SecretsStatus> =>

@@ -29,7 +29,6 @@ import { listDeadLetters } from './dead-letters.ts';
 import { listRecords, putRecord } from './records.ts';
 import { entryOf, entryPayload, INBOX_COLUMNS, ORDER_COLUMNS, recordOf, type InboxRow, type OrderRow } from './rows.ts';
 
-
 async function customerOrders(client: Queryable, match: CustomerMatch, lock = false): Promise<OrderRecord[]> {
   const digits = match.phones.map(phoneSuffix).filter((phone) => phone.length === 7);
   const { rows } = await client.query<OrderRow>(

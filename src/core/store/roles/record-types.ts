@@ -93,3 +93,41 @@ export function typedRecords(raw: RawRecords): RecordRole {
       (await raw.list(type.kind, type.under)).map(({ id, value }) => ({ id, value: parseRecord(type, id, value)! })),
   };
 }
+
+/**
+ * The record role of a backend, written once: a backend extends this and says how it keeps raw values. Methods on
+ * the prototype, so that a test may wrap one (a kill after a write) as it wraps any other of the store's.
+ */
+export abstract class TypedRecordStore implements RecordRole {
+  #typed: RecordRole | undefined;
+
+  /** The backend's raw values by kind and id; asked once, at the first use of a record. */
+  protected abstract rawRecords(): RawRecords;
+
+  get #records(): RecordRole {
+    return (this.#typed ??= typedRecords(this.rawRecords()));
+  }
+
+  getRecord<T>(type: RecordType<T>, id: string): Promise<T | undefined> {
+    return this.#records.getRecord(type, id);
+  }
+  putRecord<T>(type: RecordType<T>, id: string, value: T): Promise<void> {
+    return this.#records.putRecord(type, id, value);
+  }
+  addRecord<T>(type: RecordType<T>, id: string, value: T): Promise<{ added: boolean; value: T }> {
+    return this.#records.addRecord(type, id, value);
+  }
+  changeRecord<T>(
+    type: RecordType<T>,
+    id: string,
+    change: (current: T | undefined) => RecordChange<T>,
+  ): Promise<{ changed: boolean; value: T | undefined }> {
+    return this.#records.changeRecord(type, id, change);
+  }
+  deleteRecord<T>(type: RecordType<T>, id: string): Promise<void> {
+    return this.#records.deleteRecord(type, id);
+  }
+  listRecords<T>(type: RecordType<T>): Promise<Array<{ id: string; value: T }>> {
+    return this.#records.listRecords(type);
+  }
+}
