@@ -21,8 +21,21 @@ const SHAREABLE = new Set<RecordKind>([
   'platform-health',
 ]);
 
-/** Paths the bridge serves itself, which no platform's /<name> may take. */
-const RESERVED = new Set(['admin', 'webhooks', 'merchant', 'sandbox', 'healthz', 'readyz', 'metrics']);
+/**
+ * Paths the bridge serves itself, which no platform's /<name> may take; and the starts of the core's own ids under
+ * the kinds a module may share ('accounts-earlier-shops', 'kept-fields' migrations), whose "<name>-" ids it would reach.
+ */
+const RESERVED = new Set([
+  'admin',
+  'webhooks',
+  'merchant',
+  'sandbox',
+  'healthz',
+  'readyz',
+  'metrics',
+  'accounts',
+  'kept',
+]);
 
 /** What is wrong with registering these modules beside the shipped ones: one line each. */
 export function registrationProblems(modules: readonly AnyPlatformModule[]): string[] {

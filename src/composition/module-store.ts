@@ -4,7 +4,12 @@
 // reachable from a module, whether it is checked by TypeScript or not.
 import type { PlatformStore } from '../core/platform-module.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
-import { moduleRecords, OutsideModuleError, type ModuleRecordScope } from '../core/store/roles/module-records.ts';
+import {
+  isModulesId,
+  moduleRecords,
+  OutsideModuleError,
+  type ModuleRecordScope,
+} from '../core/store/roles/module-records.ts';
 
 export function moduleStore(store: LedgerStore, scope: ModuleRecordScope): PlatformStore {
   const { name } = scope;
@@ -15,17 +20,26 @@ export function moduleStore(store: LedgerStore, scope: ModuleRecordScope): Platf
   const ownLetter = (letter: { platform?: string | undefined }) => letter.platform === name;
   return {
     ...moduleRecords(store, scope),
-    exclusive: (lock, fn) => store.exclusive(lock, fn),
+    // Its own locks alone: another platform's (a token's renewal) is never held up by it.
+    exclusive: async (lock, fn) => (
+      await own(isModulesId(name, lock), 'locks of other parts'),
+      store.exclusive(lock, fn)
+    ),
     countOrders: () => store.countOrders(),
     listOrders: async (query) => (
       await own(query.platform === name, 'orders of other platforms'),
       store.listOrders(query)
     ),
     getOrder: async (key) => (await own(ownKey(key), 'orders of other platforms'), store.getOrder(key)),
-    claimLpOrderId: async (lpOrderId, key, options) => (
-      await own(ownKey(key), 'orders of other platforms'),
-      store.claimLpOrderId(lpOrderId, key, options)
-    ),
+    // An order's own lp_orderid alone (as its record says, or its platform's ownership claim): another order's,
+    // or another platform's claim to an order, would stop that order's calls or its deliveries.
+    claimLpOrderId: async (lpOrderId, key, options) => {
+      const ours =
+        ownKey(key) &&
+        (lpOrderId.startsWith(`${name}-order:`) || (await store.getOrder(key))?.upstream.lpOrderId === lpOrderId);
+      await own(ours, "another order's lp_orderid");
+      return store.claimLpOrderId(lpOrderId, key, options);
+    },
     listDeadLetters: async () => (await store.listDeadLetters()).filter(ownLetter),
     getDeadLetter: async (id) => {
       const letter = await store.getDeadLetter(id);
@@ -39,8 +53,9 @@ export function moduleStore(store: LedgerStore, scope: ModuleRecordScope): Platf
       const letter = await store.getDeadLetter(id);
       return letter && ownLetter(letter) ? store.removeDeadLetter(id) : undefined;
     },
+    // Its own shops, and of the dedupe keys only those under its own name: none of another platform's is forgotten.
     eraseShop: async (platform, shop, keyPrefix) => (
-      await own(platform === name, 'shops of other platforms'),
+      await own(platform === name && (keyPrefix === undefined || ownKey(keyPrefix)), 'shops of other platforms'),
       store.eraseShop(platform, shop, keyPrefix)
     ),
     importItems: async (items) => (

@@ -112,5 +112,15 @@ describe("the ledger a module's build is handed", () => {
     expect(await handed!.listDeadLetters()).toEqual([]);
     expect(await handed!.removeDeadLetter('dl-shopify')).toBeUndefined();
     expect(await store.getDeadLetter('dl-shopify')).toBeDefined();
+    // Every platform's dedupe keys forgotten (a replay then passes as new), another platform's claim to an order,
+    // another part's lock (a token's renewal held up): none of them.
+    await expect(handed!.eraseShop('nosy', 'its-shop', '')).rejects.toThrow(OutsideModuleError);
+    await expect(handed!.claimLpOrderId('shopify-order:1001', 'nosy:its-shop:1')).rejects.toThrow(OutsideModuleError);
+    await expect(handed!.claimLpOrderId('4242', 'nosy:its-shop:1')).rejects.toThrow(OutsideModuleError);
+    await expect(handed!.exclusive('shopify-token:ada.myshopify.com', async () => 1)).rejects.toThrow(
+      OutsideModuleError,
+    );
+    expect(await handed!.exclusive('nosy-sweep', async () => 1)).toEqual({ ran: true, value: 1 });
+    expect(await handed!.claimLpOrderId('nosy-order:7', 'nosy:its-shop:7')).toBe('nosy:its-shop:7');
   });
 });

@@ -512,7 +512,17 @@ describe('registering a module', () => {
   });
 
   it('refuses a name that is a path or platform of the bridge’s, and a setting that is another part’s', async () => {
-    for (const name of ['admin', 'webhooks', 'merchant', 'metrics', 'shopify', 'woocommerce', 'bigcommerce'])
+    for (const name of [
+      'admin',
+      'webhooks',
+      'merchant',
+      'metrics',
+      'accounts',
+      'kept',
+      'shopify',
+      'woocommerce',
+      'bigcommerce',
+    ])
       expect(registrationProblems([named(name)])).toEqual([`${name}: the name is taken already`]);
     expect(registrationProblems([named('tiny'), named('tiny')])).toEqual(['tiny: the name is taken already']);
     for (const key of ['ADMIN_TOKEN', 'SECRETS_KEY', 'SHOPIFY_API_SECRET', 'TINYSHOP_WEBHOOK_SECRET'])

@@ -19,9 +19,13 @@ export class OutsideModuleError extends Error {
   }
 }
 
+/** Whether an id (of a record under a shared kind, of a lock) is the module's: "<name>:…" or "<name>-…". */
+export const isModulesId = (name: string, id: string): boolean =>
+  id.startsWith(`${name}:`) || id.startsWith(`${name}-`);
+
 /** The records role limited to the scope's kinds, over the whole one. */
 export function moduleRecords(records: RecordRole, scope: ModuleRecordScope): RecordRole {
-  const mine = (id: string) => id.startsWith(`${scope.name}:`) || id.startsWith(`${scope.name}-`);
+  const mine = (id: string) => isModulesId(scope.name, id);
   const check = <T>(type: RecordType<T>, id: string | undefined): RecordType<T> => {
     if (scope.own.includes(type.kind)) return type;
     if (!scope.shared.includes(type.kind)) throw new OutsideModuleError(scope.name, `${type.kind} records`);
