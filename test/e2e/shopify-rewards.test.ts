@@ -249,9 +249,16 @@ describe('a Shopify customer spends their points', () => {
     await deliver('orders/fulfilled', shopifyOrderJson({ id: '6200001005', fulfillmentStatus: 'fulfilled' }));
     await eventually(async () => expect((await points()).body.balance.available).toBe(100), 15_000);
     // The order's calls done: a read for a redeem that the worker's call for the same customer drops while it runs
-    // is read again, and dropped twice it answers "try again in a moment" (503), as it would to a customer.
+    // is read again, and dropped twice it answers "try again in a moment" (503), as it would to a customer. A call
+    // due later for her (drain waits for none) can still land on both reads on a loaded machine: she presses again
+    // after the wait the answer asks for, as the widget tells her to.
     await running.bridge.engine.drain();
-    const issued = await redeem(rewards[1]!.id as string);
+    let issued = await redeem(rewards[1]!.id as string);
+    for (let press = 1; issued.status === 503 && press < 3; press++) {
+      expect(issued.body).toMatchObject({ redeemed: false, retryAfterSeconds: expect.any(Number) });
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5, Number(issued.body.retryAfterSeconds)) * 1000));
+      issued = await redeem(rewards[1]!.id as string);
+    }
     expect(issued.status).toBe(200);
     const code = issued.body.code as string;
     // The service still counts those 100 points as Grace's: the merchant takes them back on Orders, naming her by
@@ -290,9 +297,16 @@ describe('a Shopify customer spends their points', () => {
     await deliver('orders/fulfilled', shopifyOrderJson({ id: '6200001004', fulfillmentStatus: 'fulfilled' }));
     await eventually(async () => expect((await points()).body.balance.available).toBe(100), 15_000);
     // The order's calls done: a read for a redeem that the worker's call for the same customer drops while it runs
-    // is read again, and dropped twice it answers "try again in a moment" (503), as it would to a customer.
+    // is read again, and dropped twice it answers "try again in a moment" (503), as it would to a customer. A call
+    // due later for her (drain waits for none) can still land on both reads on a loaded machine: she presses again
+    // after the wait the answer asks for, as the widget tells her to.
     await running.bridge.engine.drain();
-    const issued = await redeem(rewards[1]!.id as string);
+    let issued = await redeem(rewards[1]!.id as string);
+    for (let press = 1; issued.status === 503 && press < 3; press++) {
+      expect(issued.body).toMatchObject({ redeemed: false, retryAfterSeconds: expect.any(Number) });
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5, Number(issued.body.retryAfterSeconds)) * 1000));
+      issued = await redeem(rewards[1]!.id as string);
+    }
     expect(issued.status).toBe(200);
     const holders = () =>
       running.bridge.engine.store.listRecords(
