@@ -99,6 +99,68 @@ export default tseslint.config(
     },
   },
   {
+    // Sizes a reader can hold (issue 70): no file over 400 lines, no function over 80. Those over today are listed
+    // below, each to be cut down by issue 70; a new one is refused.
+    files: ['src/**/*.ts', 'adapters/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    files: [
+      'src/accounts/registry.ts',
+      'src/config.ts',
+      'src/core/intake.ts',
+      'src/core/platform-module.ts',
+      'src/core/worker/worker.ts',
+      'src/http/admin-api.ts',
+      'src/http/shop-admin-api.ts',
+      'src/loyalty/client.ts',
+    ],
+    rules: { 'max-lines': 'off' },
+  },
+  {
+    // Each with the functions over 80 lines today.
+    files: [
+      'adapters/bigcommerce/app-routes.ts', // appRoutes
+      'adapters/bigcommerce/promotion-codes.ts', // bigCommercePromotionCodes
+      'adapters/shared/storefront-widget.ts', // prelude
+      'adapters/shopify/adapter.ts', // createShopifyAdapter
+      'adapters/shopify/app-url.ts', // shopifyAppUrl
+      'adapters/shopify/bulk-orders.ts', // fetchShopifyOrdersInBulk
+      'adapters/shopify/discount-codes.ts', // shopifyDiscountCodes
+      'adapters/shopify/install.ts', // shopifyInstall
+      'adapters/shopify/subscriptions.ts', // syncShopifySubscriptions
+      'adapters/woocommerce/module.ts', // build
+      'adapters/woocommerce/plugin-door.ts', // pluginDoorRoutes
+      'adapters/woocommerce/store-pages.ts', // wooStorePages
+      'src/accounts/from-config.ts', // accountsFromConfig
+      'src/cli.ts', // main
+      'src/cli/accounts.ts', // accounts
+      'src/cli/status.ts', // status
+      'src/composition/http-surface.ts', // httpSurface
+      'src/composition/main.ts', // startBridge
+      'src/composition/storefront-reader.ts', // storefrontReader
+      'src/core/engine.ts', // openEngine
+      'src/core/intake.ts', // #handle
+      'src/core/store/postgres/open-postgres.ts', // openPostgresStore
+      'src/core/worker/worker.ts', // #call
+      'src/http/admin-accounts.ts', // adminAccounts
+      'src/http/admin-api.ts', // adminApi
+      'src/http/platform-routes.ts', // moduleSurface
+      'src/http/shop-admin-api.ts', // shopAdminApi
+      'src/http/shop-attention.ts', // shopAttention
+      'src/http/shop-storefront-api.ts', // shopStorefrontApi
+      'src/http/storefront-routes.ts', // answerAsker
+      'src/http/webhook-route.ts', // webhookHandler, its route's arrow function
+      'src/loyalty/shared-rate-limiter.ts', // createSharedRateLimiter
+      'src/metrics.ts', // its constructor
+      'src/sandbox/app.ts', // createSandbox
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // Tests read answers as untyped JSON.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

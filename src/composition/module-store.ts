@@ -2,7 +2,7 @@
 // the modules use, each held to the module's own platform. A plain object, not the store behind a proxy: nothing
 // else of the store (its export of every record with secrets opened, its database, another shop's erasure) is
 // reachable from a module, whether it is checked by TypeScript or not.
-import type { PlatformStore } from '../core/platform-module.ts';
+import type { AnyPlatformModule, PlatformStore } from '../core/platform-module.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import {
   isModulesId,
@@ -11,8 +11,13 @@ import {
   type ModuleRecordScope,
 } from '../core/store/roles/module-records.ts';
 
-export function moduleStore(store: LedgerStore, scope: ModuleRecordScope): PlatformStore {
-  const { name } = scope;
+/** The ledger for this module: its own kinds (`records`), the shared ones it lists, its own platform's work. */
+export function moduleStore(
+  store: LedgerStore,
+  module: Pick<AnyPlatformModule, 'name' | 'records' | 'sharedRecords'>,
+): PlatformStore {
+  const { name } = module;
+  const scope: ModuleRecordScope = { name, own: Object.keys(module.records ?? {}), shared: module.sharedRecords };
   const own = async (yes: boolean, what: string): Promise<void> => {
     if (!yes) throw new OutsideModuleError(name, what);
   };

@@ -8,7 +8,6 @@ import { readModuleSettings, type Config } from '../config.ts';
 import type { AnyPlatformModule, PlatformNames, PlatformParts, PlatformWiring } from '../core/platform-module.ts';
 import type { OrderSource } from '../core/order-source.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
-import type { RecordKind } from '../core/store/roles/records.ts';
 import { moduleStore } from './module-store.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { UserAddressPolicy } from '../net/user-address.ts';
@@ -106,11 +105,7 @@ export function buildPlatforms(
     const read = readModuleSettings(module, config.platformSettings?.[module.name] ?? config, config.PUBLIC_URL);
     if (!read.ok) throw new Error(read.problems.map(({ key, message }) => `${key}: ${message}`).join('\n'));
     const wiring: PlatformWiring = {
-      store: moduleStore(store, {
-        name: module.name,
-        own: Object.keys(module.records ?? {}) as RecordKind[],
-        shared: module.sharedRecords,
-      }),
+      store: moduleStore(store, module),
       logger: logger.child({ platform: module.name }),
       publicUrl: config.PUBLIC_URL,
       storeAddresses,

@@ -7,7 +7,7 @@ export interface ModuleRecordScope {
   /** The module's name: the start of the ids it keeps under shared kinds ("<name>:…" or "<name>-…"). */
   name: string;
   /** Its own kinds (PlatformRecordKinds), any id. */
-  own: readonly RecordKind[];
+  own: readonly string[];
   /** The bridge's kinds it keeps records of, under its name. */
   shared: readonly RecordKind[];
 }
