@@ -157,15 +157,21 @@ describe.each([
     },
   );
 
+  /** A delivery claimed by step-a, its shop erased, and the same delivery stored again and claimed by step-b. */
+  const storedAgainUnderAnotherClaim = async () => {
+    const { event, entry } = delivery(SHOP);
+    expect(await store.accept(entry)).toBe('accepted');
+    expect((await store.claimInbox('step-a', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+    await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
+    expect(await store.accept({ ...entry, receivedAt: new Date().toISOString() })).toBe('accepted');
+    expect((await store.claimInbox('step-b', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+    return { event, entry };
+  };
+
   it.skipIf(!available)(
     'leaves a copy stored again to the claim that holds it, whatever the step of the erased copy does',
     async () => {
-      const { event, entry } = delivery(SHOP);
-      expect(await store.accept(entry)).toBe('accepted');
-      expect((await store.claimInbox('step-a', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
-      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
-      expect(await store.accept({ ...entry, receivedAt: new Date().toISOString() })).toBe('accepted');
-      expect((await store.claimInbox('step-b', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      const { event, entry } = await storedAgainUnderAnotherClaim();
       const takenBy = async (owner: string) => (await store.claimInbox(owner, 10, 60_000)).map((each) => each.key);
 
       // The erased copy's step goes on as if it still held its entry: it lets go, defers, commits.
@@ -198,12 +204,7 @@ describe.each([
   it.skipIf(!available)(
     'consumes a copy stored again once, when the erased step commits in the same batch as its holder',
     async () => {
-      const { event, entry } = delivery(SHOP);
-      expect(await store.accept(entry)).toBe('accepted');
-      expect((await store.claimInbox('step-a', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
-      await store.eraseShop('testshop', SHOP, prefixOf(SHOP));
-      expect(await store.accept({ ...entry, receivedAt: new Date().toISOString() })).toBe('accepted');
-      expect((await store.claimInbox('step-b', 10, 60_000)).map((each) => each.key)).toEqual([entry.key]);
+      const { event, entry } = await storedAgainUnderAnotherClaim();
       await store.commitIntake([
         {
           entryKey: entry.key,
