@@ -1,15 +1,13 @@
 // The loyalty accounts of a running bridge (the core's Accounts): the default account, the accounts kept in
 // the ledger, and which account each shop uses. They change while the bridge runs: this instance sees its own
 // changes at once, another instance on the same PostgreSQL within REFRESH_MS. What each account needs (its
-// client, its rate limit, its pause) is made when it is first used, and made again when it changes.
+// client, its rate limit, its pause) is made when it is first used, and made again when it changes
+// (account-runtimes.ts); what a person sends is checked in account-fields.ts.
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts, type PausedRule } from '../core/accounts.ts';
+import { DEFAULT_ACCOUNT, type AccountRuntime, type Accounts } from '../core/accounts.ts';
 import type { OrderWorkRole, RecordRole } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import { BridgeError } from '../errors.ts';
-import { documentedFailure, LoyaltyError } from '../loyalty/errors.ts';
 import {
-  keyHint,
   shopLinkId,
   type AccountRecord,
   type AuditEntry,
@@ -20,23 +18,18 @@ import {
   AUDIT_KIND,
   SHOP_LINK_KIND,
 } from './account-records.ts';
-import {
-  parseProgramSettings,
-  readSavedSettings,
-  type ProgramInput,
-  type ProgramSettings,
-} from './program-settings.ts';
+import { accountFields, mergeSettings, shownFields, updateRefusals, type AccountInput } from './account-fields.ts';
+import { defaultIsTheEnvironment, keepAccount, replaceAccount, type Change, type Still } from './account-changes.ts';
+import { AccountRuntimes, REFRESH_MS, settingsOf, type Cached, type RuntimeFactory } from './account-runtimes.ts';
+import type { ProgramInput, ProgramSettings } from './program-settings.ts';
 import { sameShop } from './reach.ts';
 import type { ReachFacts } from './reach.ts';
-import { trimTrailing } from '../trim-trailing.ts';
 
-/** How long a link or an account read from the ledger is taken as current (another instance may change it). */
-const REFRESH_MS = 5_000;
-/** C0 and C1 controls, DEL among them (ESC starts a terminal's escape sequences). */
-const CONTROL_CHARACTER = /\p{Cc}/u;
+export type { AccountInput } from './account-fields.ts';
+export type { Change, Still } from './account-changes.ts';
+export type { RuntimeFactory } from './account-runtimes.ts';
+export { credentialsCheckOf } from './credentials-check.ts';
 
-/** Makes the runtime of a stored account: its client and pause (the composition root knows how). */
-export type RuntimeFactory = (record: AccountRecord, settings: ProgramSettings) => AccountRuntime;
 /** Asks the service whether an account's credentials work, with the client a runtime would use. */
 export type CredentialsProbe = (record: AccountRecord) => Promise<CredentialsCheck>;
 
@@ -61,36 +54,15 @@ export interface AccountRegistryOptions {
   now?: () => Date;
 }
 
-export interface AccountInput {
-  name?: unknown;
-  baseUrl?: unknown;
-  apiKey?: unknown;
-  brandId?: unknown;
-  rateLimitPerMinute?: unknown;
-  settings?: unknown;
-}
-
-/** Whether the caller may still make its change, asked right before it is written. */
-export type Still = () => Promise<boolean>;
-
-export type Change<T> = { ok: true; value: T } | { ok: false; status: 400 | 403 | 404 | 409; errors: string[] };
-
-interface Cached<T> {
-  value: T;
-  readAt: number;
-}
-
 export class AccountRegistry implements Accounts {
   readonly #o: Required<Omit<AccountRegistryOptions, 'onLinked' | 'onCredentialsWork'>> &
     Pick<AccountRegistryOptions, 'onLinked' | 'onCredentialsWork'>;
-  readonly #runtimes = new Map<string, Cached<{ runtime: AccountRuntime; updatedAt: string } | undefined>>();
-  /** Bumped by each change this instance makes to an account: a read begun before it must not be kept. */
-  readonly #changes = new Map<string, number>();
+  readonly #runtimes: AccountRuntimes;
   readonly #links = new Map<string, Cached<string | undefined>>();
-  readonly #reading = new Map<string, Promise<AccountRuntime | undefined>>();
 
   constructor(options: AccountRegistryOptions) {
     this.#o = { now: () => new Date(), ...options };
+    this.#runtimes = new AccountRuntimes(this.#o);
   }
 
   // --- what the core asks --------------------------------------------------
@@ -144,45 +116,7 @@ export class AccountRegistry implements Accounts {
 
   async runtime(id: string): Promise<AccountRuntime | undefined> {
     if (id === DEFAULT_ACCOUNT) return this.#o.defaultAccount;
-    const cached = this.#runtimes.get(id);
-    if (cached && Date.now() - cached.readAt < REFRESH_MS) return cached.value?.runtime;
-    // One read at a time per account: orders asking together would each build a runtime of their own, each
-    // with its own limiter and pause, and the account's budget would be handed out once per runtime.
-    const reading = this.#reading.get(id);
-    if (reading) return reading;
-    const read = this.#readRuntime(id).finally(() => {
-      if (this.#reading.get(id) === read) this.#reading.delete(id);
-    });
-    this.#reading.set(id, read);
-    return read;
-  }
-
-  async #readRuntime(id: string): Promise<AccountRuntime | undefined> {
-    const change = this.#changes.get(id) ?? 0;
-    const cached = this.#runtimes.get(id);
-    const record = await this.#o.store.getRecord(ACCOUNT_KIND, id);
-    // Changed while this read was on its way: what it read may be from before the change. The read the change
-    // left to come (joined, not one of its own: one runtime per account) answers instead.
-    if ((this.#changes.get(id) ?? 0) !== change) return this.runtime(id);
-    if (!record) {
-      cached?.value?.runtime.authPause.stop();
-      this.#runtimes.set(id, { value: undefined, readAt: Date.now() });
-      return undefined;
-    }
-    if (cached?.value && cached.value.updatedAt === record.updatedAt) {
-      cached.readAt = Date.now();
-      return cached.value.runtime;
-    }
-    cached?.value?.runtime.authPause.stop();
-    const { settings, paused } = this.#settingsOf(record);
-    const runtime: AccountRuntime = { ...this.#o.makeRuntime(record, settings), pausedRules: paused };
-    for (const { key, why } of paused)
-      this.#o.logger.warn(
-        { account: id, key },
-        `an account’s saved ${key} cannot run (${why}): its rule is off until the setting is fixed`,
-      );
-    this.#runtimes.set(id, { value: { runtime, updatedAt: record.updatedAt }, readAt: Date.now() });
-    return runtime;
+    return this.#runtimes.get(id);
   }
 
   async all(): Promise<AccountRuntime[]> {
@@ -196,7 +130,7 @@ export class AccountRegistry implements Accounts {
 
   stop(): void {
     this.#o.defaultAccount.authPause.stop();
-    for (const cached of this.#runtimes.values()) cached.value?.runtime.authPause.stop();
+    this.#runtimes.stop();
   }
 
   // --- what people change ----------------------------------------------------
@@ -222,8 +156,8 @@ export class AccountRegistry implements Accounts {
     where: { onBridgeSandbox?: true } = {},
   ): Promise<Change<AccountRecord>> {
     const errors: string[] = [];
-    const fields = this.#fields(input, errors, true);
-    const settings = this.#parseSettings(input.settings ?? {}, {}, errors);
+    const fields = accountFields(input, errors, true, this.#o.checkBaseUrl);
+    const settings = mergeSettings(input.settings ?? {}, {}, errors, this.#o.programDefaults);
     if (errors.length > 0 || !fields || !settings) return { ok: false, status: 400, errors };
     const at = this.#o.now().toISOString();
     const record: AccountRecord = {
@@ -236,13 +170,13 @@ export class AccountRegistry implements Accounts {
       updatedAt: at,
     };
     record.check = await this.#o.probe(record);
-    const refused = await this.#keep(record);
+    const refused = await keepAccount(this.#o.store, record);
     if (refused) return refused;
     await this.#audit({
       by,
       action: 'account.create',
       account: record.id,
-      changes: this.#shown({ ...fields, settings }),
+      changes: shownFields({ ...fields, settings }),
     });
     return { ok: true, value: record };
   }
@@ -258,21 +192,8 @@ export class AccountRegistry implements Accounts {
     const current = await this.get(id);
     if (!current || current.retiredAt) return { ok: false, status: 404, errors: [`no account ${id}`] };
     const errors: string[] = [];
-    const fields = this.#fields(input, errors, false);
-    // The key goes with its address: a new address with the key kept would send the key there on its first call.
-    if (fields?.baseUrl !== undefined && fields.baseUrl !== current.baseUrl && fields.apiKey === undefined)
-      errors.push('apiKey: is required with a new baseUrl (the key is never sent to an address it was not given for)');
-    // A trial's key and brand are the sandbox's own: ones of the merchant's choosing go with their own address.
-    const keepsAddress = fields?.baseUrl === undefined || fields.baseUrl === current.baseUrl;
-    if (
-      current.onBridgeSandbox &&
-      keepsAddress &&
-      ((fields?.apiKey !== undefined && fields.apiKey !== current.apiKey) ||
-        (fields?.brandId !== undefined && fields.brandId !== current.brandId))
-    )
-      errors.push(
-        'baseUrl: is required with a new key or brand id on a trial (its own are the sandbox’s): give your loyalty service’s address too',
-      );
+    const fields = accountFields(input, errors, false, this.#o.checkBaseUrl);
+    updateRefusals(current, fields, errors);
     if (errors.length > 0 || !fields) return { ok: false, status: 400, errors };
     const next: AccountRecord = { ...current, ...fields, updatedAt: this.#o.now().toISOString() };
     // A new address is the merchant's own service: the trial on the bridge's sandbox is over.
@@ -280,10 +201,10 @@ export class AccountRegistry implements Accounts {
     if (fields.baseUrl !== undefined && fields.baseUrl !== current.baseUrl) delete next.onBridgeSandbox;
     if (fields.apiKey !== undefined || fields.brandId !== undefined || fields.baseUrl !== undefined)
       next.check = await this.#o.probe(next);
-    const refused = await this.#replace(current, next, still);
+    const refused = await replaceAccount(this.#o.store, current, next, still);
     if (refused) return refused;
     this.#forget(id);
-    await this.#audit({ by, action: 'account.update', account: id, changes: this.#shown(fields) });
+    await this.#audit({ by, action: 'account.update', account: id, changes: shownFields(fields) });
     // Credentials put right: what waited for them goes now, not at the next probe.
     if (next.check?.status === 'connected') await this.#o.onCredentialsWork?.(id);
     return { ok: true, value: next };
@@ -295,10 +216,10 @@ export class AccountRegistry implements Accounts {
     const current = await this.get(id);
     if (!current || current.retiredAt) return { ok: false, status: 404, errors: [`no account ${id}`] };
     const errors: string[] = [];
-    const settings = this.#parseSettings(input, current.settings, errors);
+    const settings = mergeSettings(input, current.settings, errors, this.#o.programDefaults);
     if (!settings) return { ok: false, status: 400, errors };
     const next: AccountRecord = { ...current, settings, updatedAt: this.#o.now().toISOString() };
-    const refused = await this.#replace(current, next, still);
+    const refused = await replaceAccount(this.#o.store, current, next, still);
     if (refused) return refused;
     this.#forget(id);
     await this.#audit({ by, action: 'account.settings', account: id, changes: input as Record<string, unknown> });
@@ -309,7 +230,7 @@ export class AccountRegistry implements Accounts {
   async effectiveSettings(id: string): Promise<ProgramSettings | undefined> {
     if (id === DEFAULT_ACCOUNT) return this.#o.defaultSettings;
     const record = await this.get(id);
-    return record && this.#settingsOf(record).settings;
+    return record && settingsOf(record, this.#o.programDefaults, this.#o.logger).settings;
   }
 
   /**
@@ -426,168 +347,12 @@ export class AccountRegistry implements Accounts {
 
   // --- inside ---------------------------------------------------------------
 
-  #settingsOf(record: AccountRecord): { settings: ProgramSettings; paused: PausedRule[] } {
-    const parsed = readSavedSettings(record.settings, this.#o.programDefaults);
-    if (parsed.ok) return { settings: parsed.settings, paused: parsed.paused };
-    // Saved settings were valid when saved; a later release that reads one differently keeps the defaults, and says so.
-    this.#o.logger.error(
-      { account: record.id, errors: parsed.errors },
-      'an account’s saved settings do not read: its defaults are used',
-    );
-    const defaults = parseProgramSettings({}, this.#o.programDefaults);
-    if (!defaults.ok)
-      throw new Error(`config/default.json's program settings do not read: ${defaults.errors.join('; ')}`);
-    return { settings: defaults.settings, paused: [] };
-  }
-
-  #parseSettings(input: unknown, saved: ProgramInput, errors: string[]): ProgramInput | undefined {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      errors.push('settings: must be an object of program settings by their configuration names');
-      return undefined;
-    }
-    // Keys are outside input: a Map, so that "__proto__" is a key like any other (and refused as one), not the object's prototype.
-    const merged = new Map<string, unknown>(Object.entries(saved));
-    for (const [key, value] of Object.entries(input)) {
-      if (value === null) merged.delete(key);
-      else merged.set(key, value);
-    }
-    const next = Object.fromEntries(merged) as ProgramInput;
-    const parsed = parseProgramSettings(next, this.#o.programDefaults);
-    if (!parsed.ok) {
-      errors.push(...parsed.errors);
-      return undefined;
-    }
-    return next;
-  }
-
-  #fields(input: AccountInput, errors: string[], required: boolean) {
-    const fields: Partial<Pick<AccountRecord, 'name' | 'baseUrl' | 'apiKey' | 'brandId' | 'rateLimitPerMinute'>> = {};
-    const text = (key: 'name' | 'apiKey' | 'brandId', max: number) => {
-      const value = input[key];
-      if (value === undefined) {
-        if (required) errors.push(`${key}: is required`);
-        return;
-      }
-      if (typeof value !== 'string' || value.trim() === '' || value.length > max)
-        errors.push(`${key}: must be text of 1 to ${max} characters`);
-      // Names and brands are shown in the operator's terminal and pages: no escape sequence rides along.
-      else if (CONTROL_CHARACTER.test(value.trim())) errors.push(`${key}: must hold no control characters`);
-      else fields[key] = value.trim();
-    };
-    text('name', 100);
-    text('apiKey', 500);
-    text('brandId', 200);
-    if (input.baseUrl === undefined) {
-      if (required) errors.push('baseUrl: is required');
-    } else if (typeof input.baseUrl !== 'string') {
-      errors.push('baseUrl: must be the service’s https address');
-    } else if (input.baseUrl.length > 2_000) {
-      // A merchant's text, read by more than one check: bounded before any of them.
-      errors.push('baseUrl: must be the service’s https address, of at most 2000 characters');
-    } else {
-      const problem = this.#o.checkBaseUrl(input.baseUrl.trim());
-      if (problem) errors.push(`baseUrl: ${problem}`);
-      else fields.baseUrl = trimTrailing(input.baseUrl.trim(), '/');
-    }
-    if (input.rateLimitPerMinute === undefined) {
-      if (required) fields.rateLimitPerMinute = 500;
-    } else if (
-      !Number.isInteger(input.rateLimitPerMinute) ||
-      (input.rateLimitPerMinute as number) < 1 ||
-      (input.rateLimitPerMinute as number) > 1_000_000
-    ) {
-      errors.push(
-        'rateLimitPerMinute: must be a whole number from 1 to 1000000 (the service allows 500 a minute per key)',
-      );
-    } else {
-      fields.rateLimitPerMinute = input.rateLimitPerMinute as number;
-    }
-    for (const key of Object.keys(input)) {
-      if (!['name', 'baseUrl', 'apiKey', 'brandId', 'rateLimitPerMinute', 'settings'].includes(key))
-        errors.push(
-          `${key}: is not a field of an account (name, baseUrl, apiKey, brandId, rateLimitPerMinute, settings)`,
-        );
-    }
-    return errors.length > 0 ? undefined : (fields as Required<typeof fields>);
-  }
-
-  /** What an audit line or an answer may show of fields: the key as its last four characters. */
-  #shown(fields: Partial<AccountRecord>): Record<string, unknown> {
-    const { apiKey, ...rest } = fields;
-    return { ...rest, ...(apiKey !== undefined ? { apiKey: keyHint(apiKey) } : {}) };
-  }
-
-  /** Saves an account; without SECRETS_KEY outside sandbox mode the store refuses its key, and the line says how to make one. */
-  /** The account as read replaced by its next version, unless something else changed it meanwhile (compare-and-set). */
-  async #replace(
-    read: AccountRecord,
-    next: AccountRecord,
-    still: Still | undefined,
-  ): Promise<{ ok: false; status: 403 | 409; errors: string[] } | undefined> {
-    if (still && !(await still()))
-      return { ok: false, status: 403, errors: ['this account is no longer this shop’s alone to change'] };
-    try {
-      const { changed } = await this.#o.store.changeRecord(ACCOUNT_KIND, read.id, (now) =>
-        now && !now.retiredAt && now.updatedAt === read.updatedAt ? { put: next } : undefined,
-      );
-      if (!changed)
-        return { ok: false, status: 409, errors: ['the account changed meanwhile: read it again, then change it'] };
-      return undefined;
-    } catch (error) {
-      if (error instanceof BridgeError && error.code === 'secrets_key_missing')
-        return { ok: false, status: 409, errors: [error.message] };
-      throw error;
-    }
-  }
-
-  async #keep(record: AccountRecord): Promise<{ ok: false; status: 409; errors: string[] } | undefined> {
-    try {
-      await this.#o.store.putRecord(ACCOUNT_KIND, record.id, record);
-      return undefined;
-    } catch (error) {
-      if (error instanceof BridgeError && error.code === 'secrets_key_missing')
-        return { ok: false, status: 409, errors: [error.message] };
-      throw error;
-    }
-  }
-
   #forget(id: string): void {
-    this.#changes.set(id, (this.#changes.get(id) ?? 0) + 1);
-    this.#runtimes.get(id)?.value?.runtime.authPause.stop();
-    this.#runtimes.delete(id);
-    // A read already under way is not handed to the callers that come after the change.
-    this.#reading.delete(id);
+    this.#runtimes.forget(id);
   }
 
   async #audit(entry: Omit<AuditEntry, 'at'>): Promise<void> {
     const at = this.#o.now().toISOString();
     await this.#o.store.putRecord(AUDIT_KIND, `${at}:${randomUUID()}`, { at, ...entry });
   }
-}
-
-const defaultIsTheEnvironment = (): { ok: false; status: 409; errors: string[] } => ({
-  ok: false,
-  status: 409,
-  errors: [
-    'the default account is the environment’s configuration (LOYALTY_* and the program settings): change it there',
-  ],
-});
-
-/** What the service's answer to a harmless read says of the credentials. */
-export function credentialsCheckOf(error: unknown, at: string): CredentialsCheck {
-  if (error === undefined) return { status: 'connected', at };
-  if (error instanceof LoyaltyError) {
-    if (error.kind === 'invalid_auth') return { status: 'refused', at, detail: error.summary };
-    // Let in, and told no in the service's own words (no such customer): the credentials work. Any other
-    // refusal (a 403 or 404 from another address, a bare 400, a 402 for an unknown path) says nothing of them.
-    if (
-      (error.kind === 'invalid_source' || error.kind === 'not_found') &&
-      documentedFailure(error.serviceMessage, error.detail) === error.kind
-    )
-      return { status: 'connected', at };
-    if (error.kind === 'refused_address')
-      return { status: 'unreachable', at, detail: error.summary, addressRefused: true };
-    return { status: 'unreachable', at, detail: error.summary };
-  }
-  return { status: 'unreachable', at, detail: (error as Error).message };
 }

@@ -2,33 +2,37 @@
 // shared rate limiter and is sent by got with explicit timeouts and got's own retry off; p-retry retries what
 // is retryable, with exponential backoff and jitter. A Retry-After from the service holds every call, not
 // just the one refused, because the limit is per API key.
-import { type Got, RequestError } from 'got';
 import pRetry from 'p-retry';
 import { outboundGot, type OutboundPolicy } from '../net/outbound.ts';
-import { refusalOf } from '../net/refusal.ts';
-import {
-  errorForResponse,
-  LoyaltyError,
-  networkError,
-  redirectError,
-  refusedAddressError,
-  unreadableResponse,
-} from './errors.ts';
-import {
-  CONVERSION_STATUS,
-  HEADER,
-  PATH,
-  referrerField,
-  type ConversionDecision,
-  type ConversionEvent,
-  type PointStatusChange,
-  type ReferrerKind,
-  type TransactionType,
-} from './protocol.ts';
+import { LoyaltyError } from './errors.ts';
+import { CONVERSION_STATUS, HEADER, PATH, referrerField } from './protocol.ts';
 import type { Place } from './places.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
-import { readReply } from './reply.ts';
 import { trimTrailing } from '../trim-trailing.ts';
+import { sendAttempt, type AttemptReport, type Sender } from './attempt.ts';
+import type {
+  ConfirmConversionInput,
+  ConversionInput,
+  CustomerRef,
+  EarnInput,
+  RedeemInput,
+  TransactionsInput,
+  UpdatePointsInput,
+} from './call-inputs.ts';
+
+// What moved out of this file stays importable from it.
+export { parseRetryAfter, type AttemptReport } from './attempt.ts';
+export { withoutSentPersonalData } from './personal-data.ts';
+export type {
+  ConfirmConversionInput,
+  ConversionInput,
+  CustomerRef,
+  EarnInput,
+  RedeemInput,
+  Referrer,
+  TransactionsInput,
+  UpdatePointsInput,
+} from './call-inputs.ts';
 
 export interface LoyaltyClientOptions {
   /** A function when the address is known only later (the sandbox on a port the OS picks). */
@@ -49,14 +53,6 @@ export interface LoyaltyClientOptions {
   onAttempt?: (attempt: AttemptReport) => void;
   /** Where calls may go; an account's base URL given by a user would be a user's address. LOYALTY_BASE_URL is the operator's. */
   outbound?: OutboundPolicy;
-}
-
-export interface AttemptReport {
-  operation: string;
-  attempt: number;
-  durationMs: number;
-  outcome: 'success' | LoyaltyError['kind'];
-  httpStatus: number | undefined;
 }
 
 /**
@@ -86,65 +82,6 @@ export interface CallOptions {
   once?: boolean;
 }
 
-/** Who the points belong to. The service needs an e-mail or a mobile number for most operations. */
-export type CustomerRef = { email: string; mobile?: string } | { email?: string; mobile: string };
-
-export interface EarnInput {
-  activityId: string;
-  name: string;
-  email: string;
-  mobile: string;
-  description?: string;
-  /** Exact decimal digits; never a JS number, ids exceed 2^53. */
-  orderId?: string;
-}
-
-export type RedeemInput = CustomerRef & { points: number };
-export type TransactionsInput = CustomerRef & { type: TransactionType };
-export interface UpdatePointsInput {
-  status: PointStatusChange;
-  orderId: string;
-}
-export interface Referrer {
-  kind: ReferrerKind;
-  value: string;
-}
-
-export interface ConversionInput {
-  orderId: string;
-  campaignId: number;
-  event: ConversionEvent;
-  /** Sent as the one referrer_<kind> field the service takes. */
-  referrer: Referrer;
-  refereeName?: string | undefined;
-  refereeEmail?: string | undefined;
-  refereeMobile?: string | undefined;
-  /** Exact decimal text in the shop's currency; sent as text, never through a float. */
-  purchaseAmount?: string | undefined;
-  customValue?: string | undefined;
-}
-
-export interface ConfirmConversionInput {
-  orderId: string;
-  campaignId: number;
-  event: ConversionEvent;
-  decision: ConversionDecision;
-  remark?: string | undefined;
-}
-
-/** Body fields that hold a person: the e-mail, the phone and the name of a customer, a referee or a referrer. */
-const PERSONAL_FIELD =
-  /^(lp_(email|mobile|name)|referee_(name|email|mobile)|referrer_(email|mobile|code|unique_code))$/;
-
-/** A text of the service's with every personal value the call sent replaced, wherever and however often it is quoted. */
-export function withoutSentPersonalData(text: string, sent: Record<string, unknown>): string {
-  const values = Object.entries(sent)
-    .filter(([field, value]) => PERSONAL_FIELD.test(field) && typeof value === 'string' && value.trim().length >= 3)
-    .map(([, value]) => (value as string).trim())
-    .sort((a, b) => b.length - a.length);
-  return values.reduce((scrubbed, value) => scrubbed.split(value).join('[customer]'), text);
-}
-
 /** What the service answered: its message and its data, unknown fields included. */
 export interface LoyaltyResult<Data extends Record<string, unknown> = Record<string, unknown>> {
   message: string;
@@ -157,10 +94,9 @@ const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
 export class LoyaltyClient {
   readonly limiter: RateLimiter;
-  readonly #http: Got;
   readonly #options: Required<Pick<LoyaltyClientOptions, 'maxRetries' | 'minRetryDelayMs' | 'maxRetryDelayMs'>>;
-  readonly #onAttempt: LoyaltyClientOptions['onAttempt'];
   readonly #baseUrl: () => string;
+  readonly #sender: Sender;
 
   /** Where its calls go now (a function's answer, for a base URL known once a server listens). */
   get baseUrl(): string {
@@ -175,12 +111,11 @@ export class LoyaltyClient {
       minRetryDelayMs: options.minRetryDelayMs ?? 500,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
     };
-    this.#onAttempt = options.onAttempt;
     const { baseUrl } = options;
     this.#baseUrl =
       typeof baseUrl === 'function' ? () => trimTrailing(baseUrl(), '/') : () => trimTrailing(baseUrl, '/');
     // The policy follows a redirect only within the base URL's origin: the API key goes nowhere else.
-    this.#http = outboundGot(options.outbound ?? { userAddress: false }, {
+    const http = outboundGot(options.outbound ?? { userAddress: false }, {
       headers: {
         [HEADER.accept]: 'application/json',
         [HEADER.apiKey]: options.apiKey,
@@ -199,6 +134,7 @@ export class LoyaltyClient {
       throwHttpErrors: false,
       responseType: 'text',
     });
+    this.#sender = { http, baseUrl: this.#baseUrl, onAttempt: options.onAttempt };
   }
 
   /**
@@ -300,7 +236,7 @@ export class LoyaltyClient {
           async () => {
             fence?.();
             try {
-              return await this.#attempt(operation, path, json, attempts);
+              return await sendAttempt(this.#sender, operation, path, json, attempts);
             } catch (error) {
               if (!(error instanceof LoyaltyError && error.certainlyNotApplied)) onTryInDoubt?.();
               throw error;
@@ -332,95 +268,12 @@ export class LoyaltyClient {
     );
     return { ...result, attempts };
   }
-
-  async #attempt(operation: string, path: string, json: Record<string, unknown>, attempt: number) {
-    const started = performance.now();
-    let httpStatus: number | undefined;
-    const url = `${this.#baseUrl()}${path}`;
-    try {
-      const response = await this.#http.post(url, { json });
-      httpStatus = response.statusCode;
-      if (response.statusCode >= 300 && response.statusCode < 400) {
-        throw redirectError(operation, response.statusCode, url, headerText(response.headers.location), path);
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(response.body);
-      } catch {
-        if (response.statusCode >= 400)
-          throw errorForResponse({
-            operation,
-            httpStatus: response.statusCode,
-            retryAfterMs: parseRetryAfter(response.headers[HEADER.retryAfter]),
-          });
-        throw unreadableResponse(operation, response.statusCode, 'not JSON');
-      }
-      const read = readReply(body, response.statusCode);
-      if (!read.readable) {
-        if (response.statusCode >= 400) throw errorForResponse({ operation, httpStatus: response.statusCode });
-        throw unreadableResponse(operation, response.statusCode, read.why);
-      }
-      const { reply } = read;
-      if (response.statusCode >= 300 || !reply.ok) {
-        // The service's words go into dead letters and logs: whatever of the customer it echoes from the call is taken out.
-        const withoutCustomer = (text: string | undefined) =>
-          text === undefined ? undefined : withoutSentPersonalData(text, json);
-        throw errorForResponse({
-          operation,
-          httpStatus: response.statusCode,
-          replyStatus: reply.replyStatus,
-          serviceMessage: withoutCustomer(reply.message) ?? '',
-          detail: withoutCustomer(reply.detail),
-          retryAfterMs: parseRetryAfter(response.headers[HEADER.retryAfter]),
-        });
-      }
-      this.#report(operation, attempt, started, 'success', httpStatus);
-      return { message: reply.message, data: reply.data };
-    } catch (error) {
-      const refusal = error instanceof LoyaltyError ? undefined : refusalOf(error);
-      if (refusal?.kind === 'redirect') httpStatus = refusal.status;
-      const failure =
-        error instanceof LoyaltyError
-          ? error
-          : refusal?.kind === 'redirect'
-            ? redirectError(operation, refusal.status, url, refusal.to, path)
-            : refusal
-              ? refusedAddressError(operation, refusal)
-              : networkError(
-                  operation,
-                  error instanceof RequestError ? error.code : ((error as Error).name ?? 'unknown'),
-                );
-      this.#report(operation, attempt, started, failure.kind, httpStatus);
-      throw failure;
-    }
-  }
-
-  #report(
-    operation: string,
-    attempt: number,
-    started: number,
-    outcome: AttemptReport['outcome'],
-    httpStatus: number | undefined,
-  ) {
-    this.#onAttempt?.({ operation, attempt, durationMs: performance.now() - started, outcome, httpStatus });
-  }
 }
-
-const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 const customerFields = (ref: CustomerRef) => ({ lp_email: ref.email, lp_mobile: ref.mobile });
 
 const withoutUndefined = (body: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-
-/** Retry-After is seconds or an HTTP date; anything else is ignored. */
-export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.round(Number(value) * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 
 /** The limiter of a LoyaltyClient; undefined for a stand-in client (a test's) that has none, or not a whole one. */
 export function limiterOf(client: unknown): RateLimiter | undefined {
