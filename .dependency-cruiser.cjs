@@ -25,7 +25,38 @@ module.exports = {
       comment: 'The core sits below http, the CLI and the composition root.',
       severity: 'error',
       from: { path: '^src/core/' },
-      to: { path: '^src/(http|composition|sandbox|cli)/|^src/cli\\.ts$' },
+      to: { path: '^src/(http|composition|sandbox|cli|accounts)/|^src/cli\\.ts$|^src/platform-registry\\.ts$' },
+    },
+    {
+      name: 'accounts-import-no-outer-layer',
+      comment:
+        'The loyalty accounts (src/accounts/) sit above the core and below what serves them: http, the composition root and the CLI hand them in, never the other way round. Views they share with http live in the core.',
+      severity: 'error',
+      from: { path: '^src/accounts/' },
+      to: { path: '^src/(http|composition|cli)/|^src/cli\\.ts$|^src/platform-registry\\.ts$' },
+    },
+    {
+      name: 'configuration-imports-no-outer-layer',
+      comment:
+        "The configuration's schema (src/config.ts) is composed from the platforms' fragments (src/platform-registry.ts), and read by the parts above it: it imports none of them.",
+      severity: 'error',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/(http|composition|cli|accounts)/|^src/cli\\.ts$' },
+    },
+    {
+      name: 'http-imports-no-composition',
+      comment:
+        "Routes are handed what they serve (the platforms built, the accounts, the store's roles) when the composition root builds them: http never reaches up to build or list them itself, nor into the platforms' one list.",
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(composition|cli)/|^src/cli\\.ts$|^src/platform-registry\\.ts$' },
+    },
+    {
+      name: 'composition-imports-no-cli',
+      comment: 'The CLI starts the composition root; the root never imports a command.',
+      severity: 'error',
+      from: { path: '^src/composition/' },
+      to: { path: '^src/cli/|^src/cli\\.ts$' },
     },
     {
       name: 'adapters-import-no-http',
@@ -39,9 +70,9 @@ module.exports = {
     {
       name: 'src-reaches-platforms-through-the-registry',
       comment:
-        "src/ keeps one list of platforms (src/composition/platform-registry.ts) and reaches every platform through its module's parts, so a platform's code lives in its own folder. What platforms share (adapters/shared/) is anyone's.",
+        "src/ keeps one list of platforms (src/platform-registry.ts) and reaches every platform through its module's parts, so a platform's code lives in its own folder. What platforms share (adapters/shared/) is anyone's.",
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/composition/platform-registry\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/platform-registry\\.ts$' },
       to: { path: '^adapters/', pathNot: '^adapters/shared/' },
     },
     {

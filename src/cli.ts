@@ -16,7 +16,7 @@ import { status } from './cli/status.ts';
 import { loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { AnyPlatformModule } from './core/platform-module.ts';
-import { PLATFORMS, SHIPPED_MODULES } from './composition/platform-registry.ts';
+import { PLATFORMS, SHIPPED_MODULES } from './platform-registry.ts';
 import { startBridge } from './composition/main.ts';
 import { startSandboxServer } from './composition/sandbox-server.ts';
 

@@ -3,7 +3,7 @@
 import { activityPointsOf, type Config } from '../config.ts';
 import { DEFAULT_ACCOUNT } from '../core/accounts.ts';
 import type { RecordRole } from '../core/store/roles/records.ts';
-import type { PointsAccount, PointsAccounts } from '../http/order-points-view.ts';
+import type { PointsAccount, PointsAccounts } from '../core/order-points-view.ts';
 
 import { programDefaults, readSavedSettings } from './program-settings.ts';
 import { ACCOUNT_KIND } from './account-records.ts';

@@ -13,7 +13,7 @@ import type { Logger } from '../logger.ts';
 import { LoyaltyClient, type AttemptReport, type LoyaltyClientOptions } from '../loyalty/client.ts';
 import { limiterForKey, type RateLimiter } from '../loyalty/rate-limiter.ts';
 import { isSecureTransport } from '../net/addresses.ts';
-import { policyFromConfig } from '../composition/policy-from-config.ts';
+import { policyFromConfig } from './policy-from-config.ts';
 import type { AccountRecord } from './account-records.ts';
 import { poolKey, poolsFrom } from './account-pools.ts';
 import { programDefaults, programSettingsOf, type ProgramSettings } from './program-settings.ts';

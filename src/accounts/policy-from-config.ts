@@ -1,4 +1,4 @@
-import type { ProgramSettings } from '../accounts/program-settings.ts';
+import type { ProgramSettings } from './program-settings.ts';
 import { codePattern } from '../core/code-pattern.ts';
 import type { Policy } from '../core/policy.ts';
 

@@ -7,7 +7,7 @@ import type { AnyPlatformModule } from '../core/platform-module.ts';
 import { openStore } from '../composition/open-store.ts';
 import type { Logger } from '../logger.ts';
 import { buildPlatforms, type Platform } from '../composition/platforms.ts';
-import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
+import { SHIPPED_MODULES } from '../platform-registry.ts';
 import { fail, out } from './common.ts';
 
 export async function register(

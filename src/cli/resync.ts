@@ -5,7 +5,7 @@ import type { ResyncJob } from '../core/resync-jobs.ts';
 import { resync, type ResyncProgress } from '../core/resync.ts';
 import type { Logger } from '../logger.ts';
 import type { Platform } from '../composition/platforms.ts';
-import { SHIPPED_MODULES } from '../composition/platform-registry.ts';
+import { SHIPPED_MODULES } from '../platform-registry.ts';
 import type { AnyPlatformModule } from '../core/platform-module.ts';
 import { fail, out, withLocalEngine, type Remote } from './common.ts';
 import { progressReporter } from './progress.ts';

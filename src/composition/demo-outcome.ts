@@ -6,7 +6,7 @@ import { orderKey } from '../core/order-event.ts';
 import { FACT_WORDS, reasonWords } from '../core/order-words.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { waitAtMost } from '../core/wait-at-most.ts';
-import { pointsOf, pointsSourceOf } from '../http/order-points-view.ts';
+import { pointsOf, pointsSourceOf } from '../core/order-points-view.ts';
 import type { SentOrder } from './demo-store.ts';
 
 export interface OutcomeParts {

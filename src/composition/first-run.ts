@@ -31,7 +31,7 @@ import {
 import { API_PATH, demoApiRoutes, demoReadingAdapter } from './demo-api.ts';
 import { DEMO_PAGE_PREFIX } from './demo-page.ts';
 import { DemoStore, demoSecrets, type DemoPlayer, type DemoSecrets, type Schedule } from './demo-store.ts';
-import { SHIPPED_MODULES } from './platform-registry.ts';
+import { SHIPPED_MODULES } from '../platform-registry.ts';
 import type { Platforms } from './platforms.ts';
 
 /** The platforms that play a shop in the demo store. */

@@ -3,7 +3,7 @@
 import type { AnyPlatformModule } from '../core/platform-module.ts';
 import { CONFIG_KEYS } from '../config.ts';
 import type { RecordKind } from '../core/store/roles/records.ts';
-import { PLATFORM_NAME, PLATFORMS, SHIPPED_MODULES } from './platform-registry.ts';
+import { PLATFORM_NAME, PLATFORMS, SHIPPED_MODULES } from '../platform-registry.ts';
 
 /**
  * The bridge's kinds a registered module may keep records of under its name (module-records.ts): its access to a

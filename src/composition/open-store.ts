@@ -10,7 +10,7 @@ import type { OpenedStore } from '../core/store/opened-store.ts';
 import { RecordSecrets } from '../core/store/record-secrets.ts';
 import type { Logger } from '../logger.ts';
 import { SecretBox, secretsKeyFrom } from '../secrets/secret-box.ts';
-import { SHIPPED_MODULES } from './platform-registry.ts';
+import { SHIPPED_MODULES } from '../platform-registry.ts';
 
 /**
  * Secrets at rest as the configuration asks: sealed under SECRETS_KEY (and

@@ -2,69 +2,21 @@
 // (the shipped ones in platform-registry.ts, and any registered at start): their adapters, their order
 // sources (shared by every caller, so each store's rate limit is honoured by all of them together), which
 // shops they serve, and the parts their flows not yet written as module routes take by hand.
-import type { PlatformAdapter } from '../core/platform-adapter.ts';
 import type { LookupFunction } from 'node:net';
 import { readModuleSettings, type Config } from '../config.ts';
-import type { AnyPlatformModule, PlatformNames, PlatformParts, PlatformWiring } from '../core/platform-module.ts';
+import type { AnyPlatformModule, PlatformWiring } from '../core/platform-module.ts';
 import type { OrderSource } from '../core/order-source.ts';
+import type { BuiltModule, Platforms } from '../core/platforms.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { moduleStore } from './module-store.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { UserAddressPolicy } from '../net/user-address.ts';
 import { registrationProblems } from './module-registration.ts';
-import { platformDirectory, SHIPPED_MODULES } from './platform-registry.ts';
+import { platformDirectory, SHIPPED_MODULES } from '../platform-registry.ts';
 
-export { PLATFORMS, type Platform } from './platform-registry.ts';
+export { PLATFORMS, type Platform } from '../platform-registry.ts';
 
-/** A platform's module, built: its parts. */
-export interface BuiltModule {
-  module: AnyPlatformModule;
-  parts: PlatformParts & { own?: unknown };
-}
-
-export interface Platforms {
-  adapters: Record<string, PlatformAdapter<unknown> | undefined>;
-  adapterFor(platform: string): PlatformAdapter<unknown> | undefined;
-  /** The bridge's public https address, where platforms send webhooks and merchants back. */
-  publicUrl: string | undefined;
-  /** Which store addresses a user may connect, and how they resolve (ALLOW_PRIVATE_STORE_ADDRESSES). */
-  storeAddresses: UserAddressPolicy;
-  /** Every platform the bridge knows, shipped and registered, with the names a person reads. */
-  directory: Array<{ name: string; names: PlatformNames }>;
-  /** Every platform whose settings turn it on, built: shipped first, then those registered at start. */
-  modules: BuiltModule[];
-  /**
-   * Order sources for resync and reconciliation: every platform with a store
-   * the bridge can read. The list grows when the first store of a platform
-   * is connected, here or elsewhere (readers keep a reference to it).
-   */
-  sources: OrderSource[];
-  /**
-   * Takes in the sources of stores the ledger holds: one connected through
-   * another bridge on the same ledger, or with the CLI, is seen at the next
-   * reconciliation, not at the next restart.
-   */
-  discoverStores(): Promise<void>;
-  /**
-   * Whether the operator chose this shop (the environment names it, or the
-   * operator installed or connected it): it earns on the default loyalty
-   * account unless linked to another. A shop let in only by open installs is
-   * not: it earns on nobody's account until it is linked.
-   */
-  chosenByOperator(platform: string, shop: string): Promise<boolean>;
-  /** Once the ledger is open: each platform's moves of what earlier releases kept, then the stores it holds. */
-  prepare(foldInbox?: () => Promise<void>): Promise<void>;
-  /** A store of this platform was connected or installed: its source reads from now on. */
-  storeAdded(platform: string): void;
-  /** Told when a store is connected through a module's own routes; set once the reconciler exists. */
-  onStoreConnected: ((platform: string, shop: string) => void) | undefined;
-  /** Told when a platform says a shop's subscriptions need a new look; set once the reconciler exists. */
-  onSubscriptionsChanged: ((platform: string, shop: string) => void) | undefined;
-  /** Told when a module learns of an uninstall itself (PlatformWiring.shopUninstalled); set once the engine exists. */
-  onShopUninstalled: ((platform: string, shop: string) => Promise<void>) | undefined;
-  /** Told when a module closes a shop's storefront (PlatformWiring.storefrontClosed); set once the storefront exists. */
-  onStorefrontClosed: ((platform: string, shop: string, by: string) => Promise<void>) | undefined;
-}
+export type { BuiltModule, Platforms };
 
 export interface PlatformOverrides {
   /** Where each platform's API answers for a store's address, by the platform's name (tests serve them locally). */

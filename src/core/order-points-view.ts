@@ -1,10 +1,10 @@
 // Each order's points as a number, for the pages, the API and status: its activity's points under its account's
 // declared list (src/core/activity-points.ts). Accounts are looked up once per answer.
-import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
-import { activityGiving, givableAmounts, orderPoints, pointsText, type OrderPoints } from '../core/activity-points.ts';
-import type { UpstreamPoints } from '../core/order-record.ts';
-import { redemptionSummary } from '../core/redeems.ts';
-import type { OperatorQueries } from '../core/store/ledger-store.ts';
+import { DEFAULT_ACCOUNT, type AccountRuntime } from './accounts.ts';
+import { activityGiving, givableAmounts, orderPoints, pointsText, type OrderPoints } from './activity-points.ts';
+import type { UpstreamPoints } from './order-record.ts';
+import { redemptionSummary } from './redeems.ts';
+import type { OperatorQueries } from './store/ledger-store.ts';
 
 /** What an order's points are read from: a summary's fields, or a record's upstream under these names. */
 export interface PointsSource {

@@ -12,8 +12,8 @@ import type { AccountRegistry, Change } from '../accounts/registry.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import { emptyLaneCounts } from '../core/lanes.ts';
 import type { OrderWorkRole, DeadLetterRole, RecordRole } from '../core/store/ledger-store.ts';
-import type { Platforms } from '../composition/platforms.ts';
-import { platformName } from '../composition/platform-registry.ts';
+import type { Platforms } from '../core/platforms.ts';
+import { platformName } from '../core/platform-name.ts';
 import { ADJUSTMENT_KIND } from '../core/store/roles/core-kinds.ts';
 
 export interface AdminAccountsParts {

@@ -10,7 +10,7 @@ import type { SubscriptionHealth } from '../core/order-source.ts';
 import { reconciliationId } from '../core/reconciler.ts';
 import type { RecordRole } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import type { Platforms } from '../composition/platforms.ts';
+import type { Platforms } from '../core/platforms.ts';
 import { requireAdminToken } from './admin-auth.ts';
 import { RECONCILIATION_KIND } from '../core/store/roles/core-kinds.ts';
 import { HEALTH_KIND } from '../core/order-source.ts';

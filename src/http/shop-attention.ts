@@ -12,7 +12,6 @@ import type { PlatformParts } from '../core/platform-module.ts';
 
 import { reconciliationId } from '../core/reconciler.ts';
 import { isOrderKeyOfShop } from '../core/store/customer-data.ts';
-import { PLATFORMS } from '../composition/platforms.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
 import type {
   DeadLetter,
@@ -207,14 +206,15 @@ async function heldOrders(
 /**
  * An order key of any platform in a letter's words, with the word "order" before it: up to the next whitespace (a
  * shop named by its address may hold a ',' or ';'), less the punctuation that closes a clause. A
- * word shaped name:… that is not one (an address) is left as it is; a platform registered as a module is not in
- * the list, so its keys are told by their shape, name:shop:order id. One pass, with no backtracking over the tail.
+ * word shaped name:… that is not one (an address) is left as it is. Any word under the shop's own platform is one
+ * (another store of it is what a collision names); another platform's keys are told by their shape,
+ * name:shop:order id, so http needs no list of platforms. One pass, with no backtracking over the tail.
  */
 const ORDER_KEY_IN_TEXT = /(?:order )?\b[a-z][a-z0-9-]{1,30}:\S+/g;
 
-function looksLikeOrderKey(key: string): boolean {
+function looksLikeOrderKey(key: string, own: string): boolean {
   const platform = key.slice(0, key.indexOf(':'));
-  if ((PLATFORMS as readonly string[]).includes(platform)) return true;
+  if (platform === own) return true;
   const rest = key.slice(platform.length + 1);
   return !rest.startsWith('/') && rest.includes(':') && /:\d{1,40}$/.test(rest);
 }
@@ -240,7 +240,7 @@ export function reasonForShop(reason: string, shop: ShopRef): string {
     const unclosed = trimTrailing(named, '.,;:)');
     const closing = named.slice(unclosed.length);
     const key = unclosed.replace(/^order /, '');
-    if (!looksLikeOrderKey(key)) return named;
+    if (!looksLikeOrderKey(key, shop.platform)) return named;
     return isOrderKeyOfShop(key, shop.platform, shop.shop) ? named : `an order${closing}`;
   });
 }

@@ -92,7 +92,7 @@ describe("a shop's view of its own order", () => {
         'work',
         // The state and reason in words, with the fix (src/core/order-words.ts).
         'words',
-        // Its points as a number (src/http/order-points-view.ts).
+        // Its points as a number (src/core/order-points-view.ts).
         'points',
         // What the store said and what the service holds, in words (withDetailWords).
         'factWords',

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { activityPointsOf, loadConfig, type Config } from '../../src/config.ts';
 import { parseProgramSettings, programDefaults, programSettingsOf } from '../../src/accounts/program-settings.ts';
 import { activityGiving, givableAmounts, orderPoints, pointsText } from '../../src/core/activity-points.ts';
-import { merchantReader, pointsOf } from '../../src/http/order-points-view.ts';
+import { merchantReader, pointsOf } from '../../src/core/order-points-view.ts';
 
 function load(env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'lb-points-'));

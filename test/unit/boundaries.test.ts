@@ -79,6 +79,44 @@ describe('the layering rules', () => {
       'loyalty-client-imports-no-core',
     ],
     [
+      'the configuration imports the composition root (config.ts read composition/platform-registry.ts, issue 70)',
+      { 'src/config.ts': ['src/composition/platform-registry.ts'], 'src/composition/platform-registry.ts': [] },
+      'configuration-imports-no-outer-layer',
+    ],
+    [
+      'http imports the composition root (admin-api.ts read composition/platforms.ts, issue 70)',
+      { 'src/http/admin-api.ts': ['src/composition/platforms.ts'], 'src/composition/platforms.ts': [] },
+      'http-imports-no-composition',
+    ],
+    [
+      "http imports the platforms' list (shop-attention.ts read platform-registry.ts)",
+      { 'src/http/shop-attention.ts': ['src/platform-registry.ts'], 'src/platform-registry.ts': [] },
+      'http-imports-no-composition',
+    ],
+    [
+      'the accounts import the composition root (from-config.ts read composition/policy-from-config.ts, issue 70)',
+      {
+        'src/accounts/from-config.ts': ['src/composition/policy-from-config.ts'],
+        'src/composition/policy-from-config.ts': [],
+      },
+      'accounts-import-no-outer-layer',
+    ],
+    [
+      'the accounts import http (declared-points.ts read http/order-points-view.ts, issue 70)',
+      { 'src/accounts/declared-points.ts': ['src/http/order-points-view.ts'], 'src/http/order-points-view.ts': [] },
+      'accounts-import-no-outer-layer',
+    ],
+    [
+      'core imports the accounts',
+      { 'src/core/engine.ts': ['src/accounts/registry.ts'], 'src/accounts/registry.ts': [] },
+      'core-imports-no-outer-layer',
+    ],
+    [
+      'the composition root imports a command',
+      { 'src/composition/main.ts': ['src/cli/common.ts'], 'src/cli/common.ts': [] },
+      'composition-imports-no-cli',
+    ],
+    [
       'the sandbox imports core',
       { 'src/sandbox/server.ts': ['src/core/decimal.ts'], 'src/core/decimal.ts': [] },
       'sandbox-stands-alone',

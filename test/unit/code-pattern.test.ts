@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { findReferrer, pointsToRedeem } from '../../src/core/attribution.ts';
 import { compileCodePattern } from '../../src/core/code-pattern.ts';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/policy.ts';
-import { policyFromConfig } from '../../src/composition/policy-from-config.ts';
+import { policyFromConfig } from '../../src/accounts/policy-from-config.ts';
 import { loadConfig } from '../../src/config.ts';
 import { programSettingsOf } from '../../src/accounts/program-settings.ts';
 import type { OrderSnapshot } from '../../src/core/order-record.ts';

@@ -82,7 +82,7 @@ describe('loadConfig', () => {
   });
 
   it('reads referrals, conversions and points by spend from the environment, and hands the policy what it says', async () => {
-    const { policyFromConfig } = await import('../../src/composition/policy-from-config.ts');
+    const { policyFromConfig } = await import('../../src/accounts/policy-from-config.ts');
     const result = loadConfig({
       configDir: configDir(),
       env: {

@@ -4,10 +4,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PLATFORMS } from '../../src/composition/platform-registry.ts';
+import { PLATFORMS } from '../../src/platform-registry.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const THE_LIST = 'src/composition/platform-registry.ts';
+const THE_LIST = 'src/platform-registry.ts';
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>

@@ -2,7 +2,7 @@
 // bridge serves itself, or another part's setting; the directory the pages read names every platform once.
 import { describe, expect, it } from 'vitest';
 import { registrationProblems } from '../../src/composition/module-registration.ts';
-import { platformDirectory, PLATFORMS } from '../../src/composition/platform-registry.ts';
+import { platformDirectory, PLATFORMS } from '../../src/platform-registry.ts';
 import type { AnyPlatformModule } from '../../src/core/platform-module.ts';
 import { secret } from '../../src/setting-kinds.ts';
 import { tinyShop } from '../platforms/tinyshop/module.ts';
