@@ -83,16 +83,9 @@ const COMMANDS = [
   'migrate',
 ];
 
-async function main(argv: string[]): Promise<number> {
-  // Everything this process writes (the ledger: customers' contact details, access tokens) is for its owner alone.
-  process.umask(0o077);
-  const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
-    return command === undefined ? 2 : 0;
-  }
-  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command "${command}"`);
-  const { values, positionals } = parseArgs({
+/** Every command's options, each command reading those it takes; positionals only where a command has some. */
+function parseOptions(command: string, rest: string[]) {
+  return parseArgs({
     args: rest,
     options: {
       platform: { type: 'string' },
@@ -116,6 +109,18 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: ['dead-letters', 'customer', 'accounts', 'shops'].includes(command),
     strict: true,
   });
+}
+
+async function main(argv: string[]): Promise<number> {
+  // Everything this process writes (the ledger: customers' contact details, access tokens) is for its owner alone.
+  process.umask(0o077);
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command "${command}"`);
+  const { values, positionals } = parseOptions(command, rest);
 
   const loaded = loadConfig();
   if (!loaded.ok) {

@@ -120,169 +120,14 @@ export class Metrics {
    */
   constructor({ shopLabels = false }: { shopLabels?: boolean } = {}) {
     this.#shopLabels = shopLabels;
-    const help =
-      'Subscriptions (webhooks, hooks) the platform reports deleted, deactivated, disabled or missing, at the last check of each shop';
-    this.subscriptionProblems = shopLabels
-      ? new Gauge({
-          name: 'loyalty_bridge_subscription_problems',
-          help: `${help}, by platform, shop and kind`,
-          labelNames: ['platform', 'shop', 'kind'] as const,
-          registers: [this.registry],
-        })
-      : new Gauge({
-          name: 'loyalty_bridge_subscription_problems',
-          help: `${help}, by platform and kind (shops summed; METRICS_SHOP_LABELS=true for each shop)`,
-          labelNames: ['platform', 'kind'] as const,
-          registers: [this.registry],
-        });
+    this.subscriptionProblems = subscriptionProblemsGauge(this.registry, shopLabels);
     const sources = () => this.#sources;
-    const figures = processRegistry();
-    for (const { name } of figures.getMetricsAsArray()) {
-      const metric = figures.getSingleMetric(name);
-      if (metric) this.registry.registerMetric(metric);
-    }
-    const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
-      new Gauge({
-        name,
-        help,
-        registers: [this.registry],
-        async collect() {
-          const value = await read();
-          if (value !== undefined) this.set(value);
-        },
-      });
-    gauge(
-      'loyalty_bridge_jobs_pending',
-      'Orders not yet where they belong (in memory or in the database): due, under way, or waiting for a retry or a pending period',
-      async () => (await sources().store?.())?.activeOrders,
-    );
-    gauge('loyalty_bridge_calls_in_flight', 'Orders a worker of this instance is calling for now', () =>
-      sources().inFlight?.(),
-    );
-    gauge(
-      'loyalty_bridge_inbox_backlog',
-      'Acknowledged deliveries not yet read and folded into their orders',
-      async () => (await sources().store?.())?.inboxBacklog,
-    );
-    gauge('loyalty_bridge_dead_letters', 'Dead letters waiting for a person', () => sources().deadLetters?.());
-    gauge(
-      'loyalty_bridge_upstream_paused',
-      '1 while the calls of a loyalty account are paused because the service refuses its credentials',
-      async () => {
-        const paused = await sources().paused?.();
-        return paused === undefined ? undefined : Number(paused);
-      },
-    );
-    gauge(
-      'loyalty_bridge_rate_limiter_queued',
-      'Calls waiting for their turn in the outbound rate limiter',
-      () => sources().limiter?.().queued,
-    );
-    gauge(
-      'loyalty_bridge_rate_limiter_window_calls',
-      'Calls started in the last minute',
-      () => sources().limiter?.().startedInWindow,
-    );
-    // One read of the lanes per scrape, shared by the three gauges (it counts the backlog).
-    let lanesRead: { at: number; value: Promise<Record<Lane, LaneStatus>> | undefined } | undefined;
-    const lanes = () => {
-      if (!lanesRead || Date.now() - lanesRead.at > 1_000) lanesRead = { at: Date.now(), value: sources().lanes?.() };
-      return lanesRead.value;
-    };
-    const perLane = (name: string, help: string, read: (lane: LaneStatus) => number) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['lane'] as const,
-        registers: [this.registry],
-        async collect() {
-          const figures = await lanes();
-          if (!figures) return;
-          for (const lane of LANES) this.set({ lane }, read(figures[lane]));
-        },
-      });
-    perLane(
-      'loyalty_bridge_lane_due',
-      'Orders due now, per lane (live: webhooks and a person’s action on one order; backfill: resyncs, reconciliation, bulk retries)',
-      (lane) => lane.due,
-    );
-    perLane(
-      'loyalty_bridge_lane_calls_last_minute',
-      'Loyalty calls this instance made in the last minute, per lane',
-      (lane) => lane.callsLastMinute,
-    );
-    perLane(
-      'loyalty_bridge_lane_oldest_wait_seconds',
-      'How long the longest-waiting due order of the lane has waited',
-      (lane) => (lane.oldestDueAt ? Math.max(0, (Date.now() - Date.parse(lane.oldestDueAt)) / 1000) : 0),
-    );
-    // Per account: one read per scrape, shared by the gauges below.
-    let accountsRead: { at: number; value: Promise<AccountLoad[]> | undefined } | undefined;
-    const accounts = async () => {
-      if (!accountsRead || Date.now() - accountsRead.at > 1_000)
-        accountsRead = { at: Date.now(), value: sources().accounts?.() };
-      const loads = await accountsRead.value;
-      return loads && labelledAccounts(loads);
-    };
-    const perAccount = (name: string, help: string, read: (load: AccountLoad) => number | null) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['account'] as const,
-        registers: [this.registry],
-        async collect() {
-          const loads = await accounts();
-          if (!loads) return;
-          // Which accounts are labelled changes with their load: no series is left behind from the last scrape.
-          this.reset();
-          for (const load of loads) {
-            const value = read(load);
-            if (value !== null) this.set({ account: load.id }, value);
-          }
-        },
-      });
-    const perAccountLane = (name: string, help: string, read: (load: AccountLoad, lane: Lane) => number) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['account', 'lane'] as const,
-        registers: [this.registry],
-        async collect() {
-          const loads = await accounts();
-          if (!loads) return;
-          this.reset();
-          for (const load of loads) for (const lane of LANES) this.set({ account: load.id, lane }, read(load, lane));
-        },
-      });
-    perAccount(
-      'loyalty_bridge_account_calls_last_minute',
-      'Loyalty calls this instance started for the account in the last minute (the busiest accounts by id, the rest as "other")',
-      (load) => load.callsLastMinute,
-    );
-    perAccount(
-      'loyalty_bridge_account_limit_per_minute',
-      'Calls a minute the account’s limiter allows',
-      (load) => load.limitPerMinute,
-    );
-    perAccount(
-      'loyalty_bridge_account_budget_spent',
-      '1 while the account’s rate budget is spent and its shops are passed over',
-      (load) => (load.budgetSpentUntil === null ? 0 : 1),
-    );
-    perAccountLane(
-      'loyalty_bridge_account_due',
-      'Orders due now, per account and lane',
-      (load, lane) => load.lanes[lane].due,
-    );
-    perAccountLane(
-      'loyalty_bridge_account_oldest_wait_seconds',
-      'How long the account’s longest-waiting due order of the lane has waited',
-      (load, lane) => {
-        const oldest = load.lanes[lane].oldestDueAt;
-        return oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0;
-      },
-    );
-    gauge(
+    shareProcessFigures(this.registry);
+    workGauges(this.registry, sources);
+    laneGauges(this.registry, sources);
+    accountGauges(this.registry, sources);
+    scrapedGauge(
+      this.registry,
       'loyalty_bridge_rate_limiter_limit',
       'Calls a minute the limiter allows',
       () => sources().limiter?.().effectiveLimit,
@@ -316,4 +161,230 @@ export class Metrics {
   bind(sources: MetricSources): void {
     this.#sources = { ...this.#sources, ...sources };
   }
+}
+
+/** The sources as bound at scrape time (Metrics.bind). */
+type Sources = () => MetricSources;
+
+function subscriptionProblemsGauge(
+  registry: Registry,
+  shopLabels: boolean,
+): Gauge<'platform' | 'shop' | 'kind'> | Gauge<'platform' | 'kind'> {
+  const help =
+    'Subscriptions (webhooks, hooks) the platform reports deleted, deactivated, disabled or missing, at the last check of each shop';
+  return shopLabels
+    ? new Gauge({
+        name: 'loyalty_bridge_subscription_problems',
+        help: `${help}, by platform, shop and kind`,
+        labelNames: ['platform', 'shop', 'kind'] as const,
+        registers: [registry],
+      })
+    : new Gauge({
+        name: 'loyalty_bridge_subscription_problems',
+        help: `${help}, by platform and kind (shops summed; METRICS_SHOP_LABELS=true for each shop)`,
+        labelNames: ['platform', 'kind'] as const,
+        registers: [registry],
+      });
+}
+
+/** The process's figures, collected once per process (processRegistry), shown on every bridge's registry. */
+function shareProcessFigures(registry: Registry): void {
+  const figures = processRegistry();
+  for (const { name } of figures.getMetricsAsArray()) {
+    const metric = figures.getSingleMetric(name);
+    if (metric) registry.registerMetric(metric);
+  }
+}
+
+/** A gauge without labels, read at scrape time; undefined leaves it as it was. */
+function scrapedGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  read: () => number | undefined | Promise<number | undefined>,
+): Gauge {
+  return new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      const value = await read();
+      if (value !== undefined) this.set(value);
+    },
+  });
+}
+
+/** The work in hand: orders, deliveries, dead letters, the pause and the limiter's queue. */
+function workGauges(registry: Registry, sources: Sources): void {
+  const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
+    scrapedGauge(registry, name, help, read);
+  gauge(
+    'loyalty_bridge_jobs_pending',
+    'Orders not yet where they belong (in memory or in the database): due, under way, or waiting for a retry or a pending period',
+    async () => (await sources().store?.())?.activeOrders,
+  );
+  gauge('loyalty_bridge_calls_in_flight', 'Orders a worker of this instance is calling for now', () =>
+    sources().inFlight?.(),
+  );
+  gauge(
+    'loyalty_bridge_inbox_backlog',
+    'Acknowledged deliveries not yet read and folded into their orders',
+    async () => (await sources().store?.())?.inboxBacklog,
+  );
+  gauge('loyalty_bridge_dead_letters', 'Dead letters waiting for a person', () => sources().deadLetters?.());
+  gauge(
+    'loyalty_bridge_upstream_paused',
+    '1 while the calls of a loyalty account are paused because the service refuses its credentials',
+    async () => {
+      const paused = await sources().paused?.();
+      return paused === undefined ? undefined : Number(paused);
+    },
+  );
+  gauge(
+    'loyalty_bridge_rate_limiter_queued',
+    'Calls waiting for their turn in the outbound rate limiter',
+    () => sources().limiter?.().queued,
+  );
+  gauge(
+    'loyalty_bridge_rate_limiter_window_calls',
+    'Calls started in the last minute',
+    () => sources().limiter?.().startedInWindow,
+  );
+}
+
+function laneGauges(registry: Registry, sources: Sources): void {
+  // One read of the lanes per scrape, shared by the three gauges (it counts the backlog).
+  let lanesRead: { at: number; value: Promise<Record<Lane, LaneStatus>> | undefined } | undefined;
+  const lanes = () => {
+    if (!lanesRead || Date.now() - lanesRead.at > 1_000) lanesRead = { at: Date.now(), value: sources().lanes?.() };
+    return lanesRead.value;
+  };
+  const perLane = (name: string, help: string, read: (lane: LaneStatus) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['lane'] as const,
+      registers: [registry],
+      async collect() {
+        const figures = await lanes();
+        if (!figures) return;
+        for (const lane of LANES) this.set({ lane }, read(figures[lane]));
+      },
+    });
+  perLane(
+    'loyalty_bridge_lane_due',
+    'Orders due now, per lane (live: webhooks and a person’s action on one order; backfill: resyncs, reconciliation, bulk retries)',
+    (lane) => lane.due,
+  );
+  perLane(
+    'loyalty_bridge_lane_calls_last_minute',
+    'Loyalty calls this instance made in the last minute, per lane',
+    (lane) => lane.callsLastMinute,
+  );
+  perLane(
+    'loyalty_bridge_lane_oldest_wait_seconds',
+    'How long the longest-waiting due order of the lane has waited',
+    (lane) => (lane.oldestDueAt ? Math.max(0, (Date.now() - Date.parse(lane.oldestDueAt)) / 1000) : 0),
+  );
+}
+
+type AccountsRead = () => Promise<AccountLoad[] | undefined>;
+
+/** Per account: one read per scrape, shared by the gauges of accountGauges, as labelled (labelledAccounts). */
+function accountsReader(sources: Sources): AccountsRead {
+  let accountsRead: { at: number; value: Promise<AccountLoad[]> | undefined } | undefined;
+  return async () => {
+    if (!accountsRead || Date.now() - accountsRead.at > 1_000)
+      accountsRead = { at: Date.now(), value: sources().accounts?.() };
+    const loads = await accountsRead.value;
+    return loads && labelledAccounts(loads);
+  };
+}
+
+function perAccountGauge(
+  registry: Registry,
+  accounts: AccountsRead,
+  name: string,
+  help: string,
+  read: (load: AccountLoad) => number | null,
+): Gauge<'account'> {
+  return new Gauge({
+    name,
+    help,
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      const loads = await accounts();
+      if (!loads) return;
+      // Which accounts are labelled changes with their load: no series is left behind from the last scrape.
+      this.reset();
+      for (const load of loads) {
+        const value = read(load);
+        if (value !== null) this.set({ account: load.id }, value);
+      }
+    },
+  });
+}
+
+function perAccountLaneGauge(
+  registry: Registry,
+  accounts: AccountsRead,
+  name: string,
+  help: string,
+  read: (load: AccountLoad, lane: Lane) => number,
+): Gauge<'account' | 'lane'> {
+  return new Gauge({
+    name,
+    help,
+    labelNames: ['account', 'lane'] as const,
+    registers: [registry],
+    async collect() {
+      const loads = await accounts();
+      if (!loads) return;
+      this.reset();
+      for (const load of loads) for (const lane of LANES) this.set({ account: load.id, lane }, read(load, lane));
+    },
+  });
+}
+
+function accountGauges(registry: Registry, sources: Sources): void {
+  const accounts = accountsReader(sources);
+  perAccountGauge(
+    registry,
+    accounts,
+    'loyalty_bridge_account_calls_last_minute',
+    'Loyalty calls this instance started for the account in the last minute (the busiest accounts by id, the rest as "other")',
+    (load) => load.callsLastMinute,
+  );
+  perAccountGauge(
+    registry,
+    accounts,
+    'loyalty_bridge_account_limit_per_minute',
+    'Calls a minute the account’s limiter allows',
+    (load) => load.limitPerMinute,
+  );
+  perAccountGauge(
+    registry,
+    accounts,
+    'loyalty_bridge_account_budget_spent',
+    '1 while the account’s rate budget is spent and its shops are passed over',
+    (load) => (load.budgetSpentUntil === null ? 0 : 1),
+  );
+  perAccountLaneGauge(
+    registry,
+    accounts,
+    'loyalty_bridge_account_due',
+    'Orders due now, per account and lane',
+    (load, lane) => load.lanes[lane].due,
+  );
+  perAccountLaneGauge(
+    registry,
+    accounts,
+    'loyalty_bridge_account_oldest_wait_seconds',
+    'How long the account’s longest-waiting due order of the lane has waited',
+    (load, lane) => {
+      const oldest = load.lanes[lane].oldestDueAt;
+      return oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0;
+    },
+  );
 }

@@ -1,4 +1,4 @@
-// A reward's discount code on a BigCommerce store (StorefrontParts.codes). A BigCommerce coupon code has no expiry
+// A reward's discount code on a BigCommerce store (capabilities/codes.ts). A BigCommerce coupon code has no expiry
 // of its own, a promotion has one (end_date): so each redemption is its own promotion (Promotions API v3,
 // reference/promotions.v3.yml; docs/store-operations/promotions), a COUPON promotion giving the reward's fixed
 // amount off the order (cart_value), with the minimum order as its condition, in the store's default currency
@@ -10,7 +10,7 @@
 // an enterprise store can raise); a reward that does not combine is can_be_used_with_other_promotions false, which
 // also keeps out any other code. Needs store_v2_marketing: without it the make is 'not-allowed'.
 import { z } from 'zod';
-import type { DiscountCodeRequest, MadeCode, StorefrontParts } from '../../src/core/platform-module.ts';
+import type { DiscountCodeRequest, MadeCode, StoreCodes } from '../../src/core/platform-module.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './admin-api.ts';
 
 /** What the merchant reads when the app may not make codes, unless the caller says how this install gets the scope. */
@@ -49,137 +49,160 @@ function refused(answer: { status: number; body: unknown }, what: string): BigCo
   );
 }
 
+/** What the codes' calls are handed: the store's client, and what the storefront says of its install. */
+interface PromotionParts {
+  apiFor: (shop: string) => Promise<BigCommerceApi | undefined>;
+  whyNotAllowed: ((shop: string) => Promise<string | undefined>) | undefined;
+  currencyOf: ((shop: string) => Promise<string | undefined>) | undefined;
+}
+
 export function bigCommercePromotionCodes(
   apiFor: (shop: string) => Promise<BigCommerceApi | undefined>,
   /** Why this store's install may not make codes, and how it gets the scope (its readiness's words). */
   whyNotAllowed?: (shop: string) => Promise<string | undefined>,
   /** The store's default currency, which the reward's amount is in; undefined: BigCommerce's default, the same. */
   currencyOf?: (shop: string) => Promise<string | undefined>,
-): Omit<NonNullable<StorefrontParts['codes']>, 'readiness'> {
-  const api = async (shop: string) => {
-    const found = await apiFor(shop);
-    if (!found)
-      throw new BigCommerceApiError(`the bridge has no access to the BigCommerce store ${shop}`, undefined, false);
-    return found;
+): Omit<StoreCodes, 'readiness' | 'forOneCustomer' | 'usesCountedLate'> {
+  const parts: PromotionParts = { apiFor, whyNotAllowed, currencyOf };
+  return {
+    make: (request: DiscountCodeRequest) => makeCode(parts, request),
+    find: (shop: string, code: string) => findCode(parts, shop, code),
+    uses: (shop: string, platformId: string) => codeUses(parts, shop, platformId),
+    remove: (shop: string, platformId: string) => removeCode(parts, shop, platformId),
   };
-  const notAllowed = async (shop: string): Promise<MadeCode> => ({
+}
+
+async function storeApi({ apiFor }: PromotionParts, shop: string): Promise<BigCommerceApi> {
+  const found = await apiFor(shop);
+  if (!found)
+    throw new BigCommerceApiError(`the bridge has no access to the BigCommerce store ${shop}`, undefined, false);
+  return found;
+}
+
+async function notAllowed({ whyNotAllowed }: PromotionParts, shop: string): Promise<MadeCode> {
+  return {
     kind: 'not-allowed',
     why: (await whyNotAllowed?.(shop).catch(() => undefined)) ?? NOT_ALLOWED,
-  });
-
-  /** The promotion's codes; undefined when BigCommerce has no such promotion. */
-  async function codesOf(client: BigCommerceApi, id: string) {
-    const answer = await client.send('GET', `v3/promotions/${encodeURIComponent(id)}/codes`, {
-      searchParams: { limit: '250' },
-    });
-    if (answer.status === 404) return undefined;
-    if (answer.status !== 200) throw refused(answer, 'list a promotion’s codes');
-    return parsed(codesAnswer, answer, 'a promotion’s codes').data;
-  }
-
-  /** Its codes first (a promotion with codes cannot be deleted), then the promotion; one already gone is fine. */
-  async function removePromotion(client: BigCommerceApi, id: string): Promise<void> {
-    const codes = await codesOf(client, id);
-    if (codes === undefined) return;
-    if (codes.length > 0) {
-      const answer = await client.send('DELETE', `v3/promotions/${encodeURIComponent(id)}/codes`, {
-        searchParams: { 'id:in': codes.map((code) => code.id).join(',') },
-      });
-      if (answer.status !== 204 && answer.status !== 404) throw refused(answer, 'delete a reward’s code');
-    }
-    const answer = await client.send('DELETE', `v3/promotions/${encodeURIComponent(id)}`);
-    if (answer.status !== 204 && answer.status !== 404) throw refused(answer, 'delete a reward’s promotion');
-  }
-
-  return {
-    async make(request: DiscountCodeRequest): Promise<MadeCode> {
-      const client = await api(request.shop);
-      const currency = await currencyOf?.(request.shop);
-      const promotion = {
-        // The code in the name: the merchant finds an order's code among the promotions (names stay distinct).
-        name: `${request.title} (${request.code})`,
-        redemption_type: 'COUPON',
-        rules: [
-          {
-            action: { cart_value: { discount: { fixed_amount: request.amountOff } } },
-            apply_once: true,
-            stop: true,
-            ...(request.minimumOrder !== null ? { condition: { cart: { minimum_spend: request.minimumOrder } } } : {}),
-          },
-        ],
-        notifications: [],
-        max_uses: 1,
-        status: 'ENABLED',
-        // A promotion applies only to orders in its currency: the one the reward's amount is in.
-        ...(currency ? { currency_code: currency } : {}),
-        start_date: request.startsAt,
-        end_date: request.expiresAt,
-        // One order pays with one of the bridge's codes at most, so its redeem is that code's: a reward that
-        // combines still meets the store's one coupon an order (an enterprise store can allow more).
-        can_be_used_with_other_promotions: request.combinesWithOthers,
-        ...(request.combinesWithOthers ? {} : { coupon_overrides_other_promotions: false }),
-      };
-      let created;
-      try {
-        created = await client.send('POST', 'v3/promotions', { json: promotion });
-      } catch (error) {
-        if (error instanceof BigCommerceApiError && error.status === 403) return notAllowed(request.shop);
-        throw error;
-      }
-      if (created.status !== 201 && created.status !== 200) throw refused(created, 'make a reward’s promotion');
-      const id = String(parsed(promotionAnswer, created, 'the promotion it made').data.id);
-      try {
-        const answer = await client.send('POST', `v3/promotions/${id}/codes`, {
-          json: { code: request.code, max_uses: 1, max_uses_per_customer: 1 },
-        });
-        if (answer.status !== 201 && answer.status !== 200) throw refused(answer, 'make a reward’s code');
-        parsed(codeAnswer, answer, 'the code it made');
-      } catch (error) {
-        // A promotion without its code is no use to anyone: deleted (with the code, if it was made after all).
-        // Where even that fails, it stays, unusable with no code; a lost code, or a promotion left without its
-        // code, is found again by the code's text (find).
-        await removePromotion(client, id).catch(() => undefined);
-        if (error instanceof BigCommerceApiError && error.status === 403) return notAllowed(request.shop);
-        throw error;
-      }
-      return { kind: 'made', platformId: id };
-    },
-
-    async find(shop: string, code: string): Promise<string | undefined> {
-      // GET /promotions/codes?code= answers the code without its promotion: the promotions' own filter does.
-      const client = await api(shop);
-      const promotions = async (filter: Record<string, string>) => {
-        const answer = await client.send('GET', 'v3/promotions', {
-          searchParams: { ...filter, redemption_type: 'coupon' },
-        });
-        if (answer.status !== 200) throw refused(answer, 'look for a reward’s code');
-        return parsed(promotionsAnswer, answer, 'the promotions with a code').data;
-      };
-      for (const promotion of await promotions({ code })) {
-        // Only a promotion that has this very code is its (a filter that matched part of it is not).
-        const codes = await codesOf(client, String(promotion.id));
-        if (codes?.some((each) => each.code.toUpperCase() === code.toUpperCase())) return String(promotion.id);
-      }
-      // A promotion made for this code whose answer was lost (the connection dropped, or the process was killed)
-      // before its code was put on it: found by its name, which ends with the code (make), and only while it has
-      // no code at all, so it is that make's and no other's. Removing it leaves nothing of the code behind.
-      for (const promotion of await promotions({ query: code })) {
-        if (!promotion.name?.endsWith(`(${code})`)) continue;
-        const codes = await codesOf(client, String(promotion.id));
-        if (codes !== undefined && codes.length === 0) return String(promotion.id);
-      }
-      return undefined;
-    },
-
-    async uses(shop: string, platformId: string): Promise<number | undefined> {
-      const codes = await codesOf(await api(shop), platformId);
-      // No promotion, or one without its code: no such code any more.
-      if (!codes || codes.length === 0) return undefined;
-      return codes.reduce((total, code) => total + code.current_uses, 0);
-    },
-
-    async remove(shop: string, platformId: string): Promise<void> {
-      await removePromotion(await api(shop), platformId);
-    },
   };
+}
+
+/** The promotion's codes; undefined when BigCommerce has no such promotion. */
+async function codesOf(client: BigCommerceApi, id: string) {
+  const answer = await client.send('GET', `v3/promotions/${encodeURIComponent(id)}/codes`, {
+    searchParams: { limit: '250' },
+  });
+  if (answer.status === 404) return undefined;
+  if (answer.status !== 200) throw refused(answer, 'list a promotion’s codes');
+  return parsed(codesAnswer, answer, 'a promotion’s codes').data;
+}
+
+/** Its codes first (a promotion with codes cannot be deleted), then the promotion; one already gone is fine. */
+async function removePromotion(client: BigCommerceApi, id: string): Promise<void> {
+  const codes = await codesOf(client, id);
+  if (codes === undefined) return;
+  if (codes.length > 0) {
+    const answer = await client.send('DELETE', `v3/promotions/${encodeURIComponent(id)}/codes`, {
+      searchParams: { 'id:in': codes.map((code) => code.id).join(',') },
+    });
+    if (answer.status !== 204 && answer.status !== 404) throw refused(answer, 'delete a reward’s code');
+  }
+  const answer = await client.send('DELETE', `v3/promotions/${encodeURIComponent(id)}`);
+  if (answer.status !== 204 && answer.status !== 404) throw refused(answer, 'delete a reward’s promotion');
+}
+
+/** The promotion a redemption's code goes on, in the store's currency where it is known. */
+function promotionFor(request: DiscountCodeRequest, currency: string | undefined) {
+  return {
+    // The code in the name: the merchant finds an order's code among the promotions (names stay distinct).
+    name: `${request.title} (${request.code})`,
+    redemption_type: 'COUPON',
+    rules: [
+      {
+        action: { cart_value: { discount: { fixed_amount: request.amountOff } } },
+        apply_once: true,
+        stop: true,
+        ...(request.minimumOrder !== null ? { condition: { cart: { minimum_spend: request.minimumOrder } } } : {}),
+      },
+    ],
+    notifications: [],
+    max_uses: 1,
+    status: 'ENABLED',
+    // A promotion applies only to orders in its currency: the one the reward's amount is in.
+    ...(currency ? { currency_code: currency } : {}),
+    start_date: request.startsAt,
+    end_date: request.expiresAt,
+    // One order pays with one of the bridge's codes at most, so its redeem is that code's: a reward that
+    // combines still meets the store's one coupon an order (an enterprise store can allow more).
+    can_be_used_with_other_promotions: request.combinesWithOthers,
+    ...(request.combinesWithOthers ? {} : { coupon_overrides_other_promotions: false }),
+  };
+}
+
+async function makeCode(parts: PromotionParts, request: DiscountCodeRequest): Promise<MadeCode> {
+  const client = await storeApi(parts, request.shop);
+  const currency = await parts.currencyOf?.(request.shop);
+  const promotion = promotionFor(request, currency);
+  let created;
+  try {
+    created = await client.send('POST', 'v3/promotions', { json: promotion });
+  } catch (error) {
+    if (error instanceof BigCommerceApiError && error.status === 403) return notAllowed(parts, request.shop);
+    throw error;
+  }
+  if (created.status !== 201 && created.status !== 200) throw refused(created, 'make a reward’s promotion');
+  const id = String(parsed(promotionAnswer, created, 'the promotion it made').data.id);
+  try {
+    const answer = await client.send('POST', `v3/promotions/${id}/codes`, {
+      json: { code: request.code, max_uses: 1, max_uses_per_customer: 1 },
+    });
+    if (answer.status !== 201 && answer.status !== 200) throw refused(answer, 'make a reward’s code');
+    parsed(codeAnswer, answer, 'the code it made');
+  } catch (error) {
+    // A promotion without its code is no use to anyone: deleted (with the code, if it was made after all).
+    // Where even that fails, it stays, unusable with no code; a lost code, or a promotion left without its
+    // code, is found again by the code's text (find).
+    await removePromotion(client, id).catch(() => undefined);
+    if (error instanceof BigCommerceApiError && error.status === 403) return notAllowed(parts, request.shop);
+    throw error;
+  }
+  return { kind: 'made', platformId: id };
+}
+
+/** The store's coupon promotions that match `filter`. */
+async function couponPromotions(client: BigCommerceApi, filter: Record<string, string>) {
+  const answer = await client.send('GET', 'v3/promotions', {
+    searchParams: { ...filter, redemption_type: 'coupon' },
+  });
+  if (answer.status !== 200) throw refused(answer, 'look for a reward’s code');
+  return parsed(promotionsAnswer, answer, 'the promotions with a code').data;
+}
+
+async function findCode(parts: PromotionParts, shop: string, code: string): Promise<string | undefined> {
+  // GET /promotions/codes?code= answers the code without its promotion: the promotions' own filter does.
+  const client = await storeApi(parts, shop);
+  for (const promotion of await couponPromotions(client, { code })) {
+    // Only a promotion that has this very code is its (a filter that matched part of it is not).
+    const codes = await codesOf(client, String(promotion.id));
+    if (codes?.some((each) => each.code.toUpperCase() === code.toUpperCase())) return String(promotion.id);
+  }
+  // A promotion made for this code whose answer was lost (the connection dropped, or the process was killed)
+  // before its code was put on it: found by its name, which ends with the code (make), and only while it has
+  // no code at all, so it is that make's and no other's. Removing it leaves nothing of the code behind.
+  for (const promotion of await couponPromotions(client, { query: code })) {
+    if (!promotion.name?.endsWith(`(${code})`)) continue;
+    const codes = await codesOf(client, String(promotion.id));
+    if (codes !== undefined && codes.length === 0) return String(promotion.id);
+  }
+  return undefined;
+}
+
+async function codeUses(parts: PromotionParts, shop: string, platformId: string): Promise<number | undefined> {
+  const codes = await codesOf(await storeApi(parts, shop), platformId);
+  // No promotion, or one without its code: no such code any more.
+  if (!codes || codes.length === 0) return undefined;
+  return codes.reduce((total, code) => total + code.current_uses, 0);
+}
+
+async function removeCode(parts: PromotionParts, shop: string, platformId: string): Promise<void> {
+  await removePromotion(await storeApi(parts, shop), platformId);
 }

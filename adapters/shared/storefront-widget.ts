@@ -76,6 +76,13 @@ ${read('assets/loyalty.js')}
 // Plain browser JavaScript (no build step, as loyalty.js): it opens a function that the served script closes after
 // loyalty.js's text, so nothing of it is global but the transport loyalty.js reads.
 function prelude(options: SharedWidgetOptions, data: string): string {
+  const inlinePanels = options.inlinePanels ? 'true' : 'false';
+  return `${preludeHead(options, data)}${options.transport}
+${transportScript()}${launcherScript()}${startScript(inlinePanels)}`;
+}
+
+/** The prelude's opening: no second copy, the data, and the script's own tag and store. */
+function preludeHead(options: SharedWidgetOptions, data: string): string {
   return `// The loyalty launcher for a ${options.platformName.replace(/[^\w .-]/g, '')} store, served by loyalty-bridge.
 (function () {
   'use strict';
@@ -92,8 +99,12 @@ function prelude(options: SharedWidgetOptions, data: string): string {
   // The store this script was added to, from its own address (?store=<shop>): how a guest's ask names it.
   var store = script && script.src ? new URL(script.src).searchParams.get('store') : null;
 
-${options.transport}
-  // To the bridge: the customer's token as a bearer, else the store's name for a guest; never the store's cookies.
+`;
+}
+
+/** loyalty.js's transport: each ask to the bridge, with the customer's token or the store's name. */
+function transportScript(): string {
+  return `  // To the bridge: the customer's token as a bearer, else the store's name for a guest; never the store's cookies.
   function customerCall(method, path, query) {
     return customerToken().then(function (token) {
       var params = new URLSearchParams(query);
@@ -125,7 +136,12 @@ ${options.transport}
     proveContact: typeof proveContact === 'function' ? proveContact : undefined,
   };
 
-  function element(tag, className, attributes, children) {
+`;
+}
+
+/** The launcher's markup, as blocks/points-launcher.liquid makes it, and the helper that builds its elements. */
+function launcherScript(): string {
+  return `  function element(tag, className, attributes, children) {
     var node = document.createElement(tag);
     if (className) node.className = className;
     Object.keys(attributes || {}).forEach(function (name) {
@@ -170,15 +186,20 @@ ${options.transport}
       'data-loyalty-launcher': '',
     }, [panel, open, words]);
   }
-  // loyalty.js finds a panel by role="dialog": an inline one is made so, and once loyalty.js has wired it, it
+`;
+}
+
+/** Places the stylesheet and the launchers (inline ones where `inlinePanels` is 'true'), then runs loyalty.js. */
+function startScript(inlinePanels: string): string {
+  return `  // loyalty.js finds a panel by role="dialog": an inline one is made so, and once loyalty.js has wired it, it
   // becomes a region of the page, opened by its hidden button.
   var INLINE_CSS = '.loyalty-launcher--inline{position:static}.loyalty-launcher--inline .loyalty-panel{position:static;width:auto;max-height:none;box-shadow:none}';
   function start() {
     var style = element('style', '', { 'data-loyalty-style': '' });
-    style.textContent = data.css + (${options.inlinePanels ? 'true' : 'false'} ? INLINE_CSS : '');
+    style.textContent = data.css + (${inlinePanels} ? INLINE_CSS : '');
     (document.head || document.documentElement).append(style);
     var inline = [];
-    if (${options.inlinePanels ? 'true' : 'false'})
+    if (${inlinePanels})
       document.querySelectorAll('[data-loyalty-points-panel]').forEach(function (slot, i) {
         var made = launcher('inline-' + i, true);
         slot.replaceChildren(made);

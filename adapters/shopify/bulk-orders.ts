@@ -117,6 +117,18 @@ export async function* fetchShopifyOrdersInBulk(
 ): AsyncGenerator<OrderEvent> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? (() => new Date());
+  const { documents, withheld } = await probedDocuments(api, window, now);
+  const url = await completedOperation(api, window, options, sleep, documents.withCustomer);
+  if (!url) return; // No order in the window.
+  yield* resultOrders(api, url, options.downloadIdleMs ?? 5 * 60_000, now, withheld);
+}
+
+/** The order documents for the scopes the shop still grants, and whether its contact data is withheld. */
+async function probedDocuments(
+  api: ShopifyAdminApi,
+  window: OrderWindow,
+  now: () => Date,
+): Promise<{ documents: Awaited<ReturnType<typeof orderDocuments>>; withheld: boolean }> {
   let documents = await orderDocuments(api);
   // A bulk result carries no errors beside its data: one order read the usual way tells whether contact data is
   // withheld, and whether the scopes the documents were built for are still granted.
@@ -130,8 +142,17 @@ export async function* fetchShopifyOrdersInBulk(
     forgetScopes(api);
     documents = await orderDocuments(api);
   }
-  const withheld = denied.withheld;
+  return { documents, withheld: denied.withheld };
+}
 
+/** Runs the shop's bulk operation to its end, one instance at a time: its result's URL, or null for no order. */
+async function completedOperation(
+  api: ShopifyAdminApi,
+  window: OrderWindow,
+  options: BulkOptions,
+  sleep: (ms: number) => Promise<void>,
+  withCustomer: boolean,
+): Promise<{ url: string; orders: number } | null> {
   const started = Date.now();
   const waitedTooLong = () => Date.now() - started > (options.maxWaitMs ?? 4 * 60 * 60_000);
   let wait = options.pollMs ?? 1000;
@@ -140,15 +161,11 @@ export async function* fetchShopifyOrdersInBulk(
     wait = Math.min(Math.ceil(wait * 1.5), options.maxPollMs ?? 30_000);
   };
 
-  let url: { url: string; orders: number } | null;
   for (;;) {
     const ran = await options.exclusive(`shopify-bulk:${api.shop}`, () =>
-      runToCompletion(api, bulkOrdersQuery(filterFor(window), documents.withCustomer), backoff, waitedTooLong),
+      runToCompletion(api, bulkOrdersQuery(filterFor(window), withCustomer), backoff, waitedTooLong),
     );
-    if (ran.ran) {
-      url = ran.value;
-      break;
-    }
+    if (ran.ran) return ran.value;
     // Another instance runs this shop's bulk operation: wait for it to finish, then run ours.
     if (waitedTooLong())
       throw new ShopifyAdminError(
@@ -158,9 +175,16 @@ export async function* fetchShopifyOrdersInBulk(
       );
     await backoff();
   }
-  if (!url) return; // No order in the window.
+}
 
-  const idle = options.downloadIdleMs ?? 5 * 60_000;
+/** The result's orders, read a line at a time from Shopify's storage; a result cut short fails. */
+async function* resultOrders(
+  api: ShopifyAdminApi,
+  url: { url: string; orders: number },
+  idle: number,
+  now: () => Date,
+  withheld: boolean,
+): AsyncGenerator<OrderEvent> {
   const lines = createInterface({
     input: storage.stream(url.url, { timeout: { connect: 30_000, response: 60_000, socket: idle } }),
     crlfDelay: Infinity,

@@ -1,4 +1,4 @@
-// A reward's discount code on a Shopify shop (StorefrontParts.codes): made with discountCodeBasicCreate as an
+// A reward's discount code on a Shopify shop (capabilities/codes.ts): made with discountCodeBasicCreate as an
 // amount off the whole order, for the one customer (context.customers, which replaced customerSelection at
 // 2026-10's schema), used once, ending at the reward's expiry, never combined with another order discount. The
 // bridge chooses the code's text, so a make whose answer was lost is found again by it (codeDiscountNodeByCode).
@@ -71,115 +71,136 @@ const deniedUserError = (error: UserError) => /access denied|write_discounts/i.t
 const takenUserError = (error: UserError) =>
   error.code === 'TAKEN' || (error.field?.includes('code') === true && /unique|taken|already/i.test(error.message));
 
+/** What the codes' calls are handed: each shop's Admin API, and what the storefront says of its install. */
+interface CodeParts {
+  apis: { for(shop: string): ShopifyAdminApi };
+  notAllowedWhy: ((shop: string) => Promise<string | undefined>) | undefined;
+}
+
+interface CreateAnswer {
+  discountCodeBasicCreate: { codeDiscountNode: { id: string } | null; userErrors: UserError[] };
+}
+
 export function shopifyDiscountCodes(
   apis: { for(shop: string): ShopifyAdminApi },
   /** Why this shop's install may not make codes, and how it gets the scope (its readiness's words). */
   notAllowedWhy?: (shop: string) => Promise<string | undefined>,
 ) {
-  const notAllowed = async (shop: string): Promise<MadeCode> => ({
+  const parts: CodeParts = { apis, notAllowedWhy };
+  return {
+    make: (request: DiscountCodeRequest) => makeCode(parts, request),
+    find: (shop: string, code: string) => findCode(apis, shop, code),
+    uses: (shop: string, platformId: string) => codeUses(apis, shop, platformId),
+    remove: (shop: string, platformId: string) => removeCode(apis, shop, platformId),
+  };
+}
+
+async function notAllowed({ notAllowedWhy }: CodeParts, shop: string): Promise<MadeCode> {
+  return {
     kind: 'not-allowed',
     why: (await notAllowedWhy?.(shop).catch(() => undefined)) ?? NOT_ALLOWED,
-  });
+  };
+}
 
-  async function owner(shop: string, code: string): Promise<FoundCode | undefined> {
-    const answer = await apis
-      .for(shop)
-      .query<{ codeDiscountNodeByCode: FoundCode | null }>(DISCOUNT_CODE_OWNER, { code }, 5);
-    return answer.codeDiscountNodeByCode ?? undefined;
-  }
+async function owner(parts: CodeParts, shop: string, code: string): Promise<FoundCode | undefined> {
+  const answer = await parts.apis
+    .for(shop)
+    .query<{ codeDiscountNodeByCode: FoundCode | null }>(DISCOUNT_CODE_OWNER, { code }, 5);
+  return answer.codeDiscountNodeByCode ?? undefined;
+}
 
+/** The code's input to discountCodeBasicCreate: an amount off the order, for one customer, used once. */
+function basicCodeDiscountFor(request: DiscountCodeRequest) {
   return {
-    async make(request: DiscountCodeRequest): Promise<MadeCode> {
-      const api = apis.for(request.shop);
-      const basicCodeDiscount = {
-        code: request.code,
-        title: request.title,
-        startsAt: request.startsAt,
-        endsAt: request.expiresAt,
-        context: { customers: { add: [customerGid(request.customerId)] } },
-        customerGets: {
-          value: { discountAmount: { amount: request.amountOff, appliesOnEachItem: false } },
-          items: { all: true },
-        },
-        ...(request.minimumOrder !== null
-          ? { minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: request.minimumOrder } } }
-          : {}),
-        usageLimit: 1,
-        appliesOncePerCustomer: true,
-        // One order pays with one of the bridge's codes at most, so its redeem is that code's.
-        combinesWith: {
-          orderDiscounts: false,
-          productDiscounts: request.combinesWithOthers,
-          shippingDiscounts: request.combinesWithOthers,
-        },
-      };
-      let answer;
-      try {
-        answer = await api.query<{
-          discountCodeBasicCreate: { codeDiscountNode: { id: string } | null; userErrors: UserError[] };
-        }>(DISCOUNT_CODE_CREATE, { basicCodeDiscount }, 10);
-      } catch (error) {
-        if (deniedError(error)) {
-          // The scopes remembered were wrong: readiness asks Shopify again.
-          forgetScopes(api);
-          return notAllowed(request.shop);
-        }
-        throw error;
-      }
-      const { codeDiscountNode, userErrors } = answer.discountCodeBasicCreate;
-      if (userErrors.some(deniedUserError)) {
-        forgetScopes(api);
-        return notAllowed(request.shop);
-      }
-      if (userErrors.some(takenUserError)) {
-        // A make retried after its answer was lost: the code is the bridge's if it is this request's (same
-        // title, for that customer). Anyone else's code of that text is never taken over.
-        const found = await owner(request.shop, request.code);
-        const customers = found?.codeDiscount.context?.customers?.map((customer) => customer.id) ?? [];
-        if (found && found.codeDiscount.title === request.title && customers.includes(customerGid(request.customerId)))
-          return { kind: 'made', platformId: found.id };
-      }
-      if (userErrors.length > 0 || !codeDiscountNode)
-        throw new ShopifyAdminError(
-          `Shopify refused the discount code: ${userErrors.map((error) => error.message).join('; ') || 'no code came back'}`,
-          'DISCOUNT_REFUSED',
-        );
-      return { kind: 'made', platformId: codeDiscountNode.id };
+    code: request.code,
+    title: request.title,
+    startsAt: request.startsAt,
+    endsAt: request.expiresAt,
+    context: { customers: { add: [customerGid(request.customerId)] } },
+    customerGets: {
+      value: { discountAmount: { amount: request.amountOff, appliesOnEachItem: false } },
+      items: { all: true },
     },
-
-    async find(shop: string, code: string): Promise<string | undefined> {
-      const answer = await apis
-        .for(shop)
-        .query<{ codeDiscountNodeByCode: { id: string } | null }>(DISCOUNT_CODE_BY_CODE, { code }, 2);
-      return answer.codeDiscountNodeByCode?.id;
-    },
-
-    async uses(shop: string, platformId: string): Promise<number | undefined> {
-      const answer = await apis
-        .for(shop)
-        .query<{ discountNode: { discount: { asyncUsageCount?: number } } | null }>(
-          DISCOUNT_CODE_USES,
-          { id: platformId },
-          5,
-        );
-      if (!answer.discountNode) return undefined;
-      const count = answer.discountNode.discount.asyncUsageCount;
-      // Another kind of discount under that id is none of the bridge's codes.
-      return typeof count === 'number' ? count : undefined;
-    },
-
-    async remove(shop: string, platformId: string): Promise<void> {
-      const answer = await apis.for(shop).query<{
-        discountCodeDelete: { deletedCodeDiscountId: string | null; userErrors: UserError[] };
-      }>(DISCOUNT_CODE_DELETE, { id: platformId }, 10);
-      const { userErrors } = answer.discountCodeDelete;
-      // One already gone is removed.
-      const left = userErrors.filter((error) => !/does not exist|not found/i.test(error.message));
-      if (left.length > 0)
-        throw new ShopifyAdminError(
-          `Shopify did not remove the discount code: ${left.map((error) => error.message).join('; ')}`,
-          'DISCOUNT_REFUSED',
-        );
+    ...(request.minimumOrder !== null
+      ? { minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: request.minimumOrder } } }
+      : {}),
+    usageLimit: 1,
+    appliesOncePerCustomer: true,
+    // One order pays with one of the bridge's codes at most, so its redeem is that code's.
+    combinesWith: {
+      orderDiscounts: false,
+      productDiscounts: request.combinesWithOthers,
+      shippingDiscounts: request.combinesWithOthers,
     },
   };
+}
+
+async function makeCode(parts: CodeParts, request: DiscountCodeRequest): Promise<MadeCode> {
+  const api = parts.apis.for(request.shop);
+  const basicCodeDiscount = basicCodeDiscountFor(request);
+  let answer;
+  try {
+    answer = await api.query<CreateAnswer>(DISCOUNT_CODE_CREATE, { basicCodeDiscount }, 10);
+  } catch (error) {
+    if (deniedError(error)) {
+      // The scopes remembered were wrong: readiness asks Shopify again.
+      forgetScopes(api);
+      return notAllowed(parts, request.shop);
+    }
+    throw error;
+  }
+  const { codeDiscountNode, userErrors } = answer.discountCodeBasicCreate;
+  if (userErrors.some(deniedUserError)) {
+    forgetScopes(api);
+    return notAllowed(parts, request.shop);
+  }
+  if (userErrors.some(takenUserError)) {
+    // A make retried after its answer was lost: the code is the bridge's if it is this request's (same
+    // title, for that customer). Anyone else's code of that text is never taken over.
+    const found = await owner(parts, request.shop, request.code);
+    const customers = found?.codeDiscount.context?.customers?.map((customer) => customer.id) ?? [];
+    if (found && found.codeDiscount.title === request.title && customers.includes(customerGid(request.customerId)))
+      return { kind: 'made', platformId: found.id };
+  }
+  if (userErrors.length > 0 || !codeDiscountNode)
+    throw new ShopifyAdminError(
+      `Shopify refused the discount code: ${userErrors.map((error) => error.message).join('; ') || 'no code came back'}`,
+      'DISCOUNT_REFUSED',
+    );
+  return { kind: 'made', platformId: codeDiscountNode.id };
+}
+
+async function findCode(apis: CodeParts['apis'], shop: string, code: string): Promise<string | undefined> {
+  const answer = await apis
+    .for(shop)
+    .query<{ codeDiscountNodeByCode: { id: string } | null }>(DISCOUNT_CODE_BY_CODE, { code }, 2);
+  return answer.codeDiscountNodeByCode?.id;
+}
+
+async function codeUses(apis: CodeParts['apis'], shop: string, platformId: string): Promise<number | undefined> {
+  const answer = await apis
+    .for(shop)
+    .query<{ discountNode: { discount: { asyncUsageCount?: number } } | null }>(
+      DISCOUNT_CODE_USES,
+      { id: platformId },
+      5,
+    );
+  if (!answer.discountNode) return undefined;
+  const count = answer.discountNode.discount.asyncUsageCount;
+  // Another kind of discount under that id is none of the bridge's codes.
+  return typeof count === 'number' ? count : undefined;
+}
+
+async function removeCode(apis: CodeParts['apis'], shop: string, platformId: string): Promise<void> {
+  const answer = await apis.for(shop).query<{
+    discountCodeDelete: { deletedCodeDiscountId: string | null; userErrors: UserError[] };
+  }>(DISCOUNT_CODE_DELETE, { id: platformId }, 10);
+  const { userErrors } = answer.discountCodeDelete;
+  // One already gone is removed.
+  const left = userErrors.filter((error) => !/does not exist|not found/i.test(error.message));
+  if (left.length > 0)
+    throw new ShopifyAdminError(
+      `Shopify did not remove the discount code: ${left.map((error) => error.message).join('; ')}`,
+      'DISCOUNT_REFUSED',
+    );
 }

@@ -119,6 +119,15 @@ async function listOurs(api: ShopifyAdminApi, callbackUrl: string): Promise<Subs
 
 const versionOf = (subscription: Subscription) => subscription.apiVersion?.handle;
 
+/** One shop's sync: its API, where its webhooks go, and the result so far. */
+interface Sync {
+  api: ShopifyAdminApi;
+  callbackUrl: string;
+  result: RegistrationResult;
+  /** API versions already reported as wrong: one problem each, not one per topic. */
+  reported: Set<string>;
+}
+
 /**
  * `proven`: for an app, the topics Shopify was seen delivering to this shop
  * through the app's configuration (DeclaredDeliveries.proven).
@@ -131,6 +140,34 @@ export async function syncShopifySubscriptions(
 ): Promise<RegistrationResult> {
   const callbackUrl = `${trimTrailing(appUrl, '/')}${WEBHOOK_PATH}`;
   const ours = await listOurs(api, callbackUrl);
+  const result = await startingResult(api, callbackUrl, source, proven);
+  const sync: Sync = { api, callbackUrl, result, reported: new Set<string>() };
+
+  for (const topic of SUBSCRIBED_TOPICS) {
+    const enumTopic = graphqlTopic(topic);
+    const existing = ours.filter((subscription) => subscription.topic === enumTopic);
+    if (source === 'app' && proven.has(topic)) {
+      // Delivered through the app's configuration: a copy of ours would only double each delivery.
+      for (const subscription of existing) await remove(sync, subscription, topic);
+      continue;
+    }
+    if (source === 'app' && existing.length === 0) {
+      // Never made for an app: the configuration declares it, and a delivery will show Shopify runs that version.
+      result.unconfirmed.push(topic);
+      continue;
+    }
+    await keepOne(sync, topic, enumTopic, existing);
+  }
+  return result;
+}
+
+/** The result before any topic is looked at: the scopes the app holds, and a problem if read_orders is not one. */
+async function startingResult(
+  api: ShopifyAdminApi,
+  callbackUrl: string,
+  source: SubscriptionSource,
+  proven: ReadonlySet<string>,
+): Promise<RegistrationResult> {
   const result: RegistrationResult = {
     shop: api.shop,
     callbackUrl,
@@ -153,85 +190,94 @@ export async function syncShopifySubscriptions(
       fix: 'Add read_orders to the app’s access scopes (access_scopes in shopify.app.toml, or the Dev Dashboard), release the version, and open the app in the shop’s admin to approve it',
     });
   }
+  return result;
+}
 
-  const reported = new Set<string>();
-  const remove = async (subscription: Subscription, topic: string) => {
-    await mutate(
-      api,
-      DELETE_SUBSCRIPTION_MUTATION,
-      { id: subscription.id },
-      'webhookSubscriptionDelete',
-      `remove a ${topic} subscription`,
-    );
-    result.removed.push(topic);
-  };
+async function remove(sync: Sync, subscription: Subscription, topic: string): Promise<void> {
+  await mutate(
+    sync.api,
+    DELETE_SUBSCRIPTION_MUTATION,
+    { id: subscription.id },
+    'webhookSubscriptionDelete',
+    `remove a ${topic} subscription`,
+  );
+  sync.result.removed.push(topic);
+}
 
-  for (const topic of SUBSCRIBED_TOPICS) {
-    const enumTopic = graphqlTopic(topic);
-    const existing = ours.filter((subscription) => subscription.topic === enumTopic);
-    if (source === 'app' && proven.has(topic)) {
-      // Delivered through the app's configuration: a copy of ours would only double each delivery.
-      for (const subscription of existing) await remove(subscription, topic);
-      continue;
-    }
-    if (source === 'app' && existing.length === 0) {
-      // Never made for an app: the configuration declares it, and a delivery will show Shopify runs that version.
-      result.unconfirmed.push(topic);
-      continue;
-    }
-    // Keep the best one: at this address, then any.
-    const keep = existing.find((subscription) => subscription.uri === callbackUrl) ?? existing[0];
-    try {
-      for (const extra of existing.filter((subscription) => subscription !== keep)) await remove(extra, topic);
-      let now: Subscription | undefined = keep;
-      if (!keep) {
-        now =
-          (
-            await mutate(
-              api,
-              CREATE_SUBSCRIPTION_MUTATION,
-              { topic: enumTopic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } },
-              'webhookSubscriptionCreate',
-              `create the ${topic} subscription`,
-            )
-          ).webhookSubscription ?? undefined;
-        result.created.push(topic);
-      } else if (keep.uri !== callbackUrl) {
+/** One subscription of the topic, at this address; a refusal is the topic's problem, not the sync's end. */
+async function keepOne(sync: Sync, topic: string, enumTopic: string, existing: Subscription[]): Promise<void> {
+  // Keep the best one: at this address, then any.
+  const keep = existing.find((subscription) => subscription.uri === sync.callbackUrl) ?? existing[0];
+  try {
+    for (const extra of existing.filter((subscription) => subscription !== keep)) await remove(sync, extra, topic);
+    const now = await placed(sync, topic, enumTopic, keep);
+    const delivered = now ? versionOf(now) : undefined;
+    if (delivered) checkVersion(sync, topic, delivered);
+  } catch (error) {
+    if (!(error instanceof ShopifyAdminError) || error.code !== 'USER_ERROR') throw error;
+    sync.result.problems.push(refusedTopic(sync.api, topic, error));
+  }
+}
+
+/** The topic's subscription made, moved to this address, or found there already. */
+async function placed(
+  { api, callbackUrl, result }: Sync,
+  topic: string,
+  enumTopic: string,
+  keep: Subscription | undefined,
+): Promise<Subscription | undefined> {
+  let now: Subscription | undefined = keep;
+  if (!keep) {
+    now =
+      (
         await mutate(
           api,
-          MOVE_SUBSCRIPTION_MUTATION,
-          { id: keep.id, webhookSubscription: { uri: callbackUrl } },
-          'webhookSubscriptionUpdate',
-          `move the ${topic} subscription`,
-        );
-        result.moved.push(topic);
-      } else {
-        result.alreadyThere.push(topic);
-      }
-      const delivered = now ? versionOf(now) : undefined;
-      if (delivered && delivered !== api.apiVersion && !reported.has(delivered)) {
-        reported.add(delivered);
-        result.problems.push({
-          kind: 'wrong_version',
-          topic,
-          detail: `Shopify delivers ${api.shop}'s webhooks at API version ${delivered}, the app's configured webhook version, while the bridge calls ${api.apiVersion}`,
-          fix: `Set the webhook API version to ${api.apiVersion} ([webhooks] api_version in shopify.app.toml, then shopify app deploy; or the Dev Dashboard), or set SHOPIFY_API_VERSION to ${delivered}`,
-        });
-      }
-    } catch (error) {
-      if (!(error instanceof ShopifyAdminError) || error.code !== 'USER_ERROR') throw error;
-      const protectedData = /protected customer data/i.test(error.message);
-      result.problems.push({
-        kind: protectedData ? 'protected_data' : 'refused',
-        topic,
-        detail: protectedData
-          ? `Shopify refused the ${topic} subscription on ${api.shop}: the app is not approved for protected customer data`
-          : error.message,
-        fix: protectedData
-          ? PROTECTED_DATA_FIX
-          : 'Check the app’s scopes and the subscription in the Dev Dashboard, then run `loyalty-bridge register --platform shopify`',
-      });
-    }
+          CREATE_SUBSCRIPTION_MUTATION,
+          { topic: enumTopic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } },
+          'webhookSubscriptionCreate',
+          `create the ${topic} subscription`,
+        )
+      ).webhookSubscription ?? undefined;
+    result.created.push(topic);
+  } else if (keep.uri !== callbackUrl) {
+    await mutate(
+      api,
+      MOVE_SUBSCRIPTION_MUTATION,
+      { id: keep.id, webhookSubscription: { uri: callbackUrl } },
+      'webhookSubscriptionUpdate',
+      `move the ${topic} subscription`,
+    );
+    result.moved.push(topic);
+  } else {
+    result.alreadyThere.push(topic);
   }
-  return result;
+  return now;
+}
+
+/** A problem when Shopify delivers at another API version than the bridge calls, once per version. */
+function checkVersion({ api, result, reported }: Sync, topic: string, delivered: string): void {
+  if (delivered !== api.apiVersion && !reported.has(delivered)) {
+    reported.add(delivered);
+    result.problems.push({
+      kind: 'wrong_version',
+      topic,
+      detail: `Shopify delivers ${api.shop}'s webhooks at API version ${delivered}, the app's configured webhook version, while the bridge calls ${api.apiVersion}`,
+      fix: `Set the webhook API version to ${api.apiVersion} ([webhooks] api_version in shopify.app.toml, then shopify app deploy; or the Dev Dashboard), or set SHOPIFY_API_VERSION to ${delivered}`,
+    });
+  }
+}
+
+/** What Shopify's refusal of the topic's subscription means, and what to do. */
+function refusedTopic(api: ShopifyAdminApi, topic: string, error: ShopifyAdminError): SubscriptionProblem {
+  const protectedData = /protected customer data/i.test(error.message);
+  return {
+    kind: protectedData ? 'protected_data' : 'refused',
+    topic,
+    detail: protectedData
+      ? `Shopify refused the ${topic} subscription on ${api.shop}: the app is not approved for protected customer data`
+      : error.message,
+    fix: protectedData
+      ? PROTECTED_DATA_FIX
+      : 'Check the app’s scopes and the subscription in the Dev Dashboard, then run `loyalty-bridge register --platform shopify`',
+  };
 }

@@ -85,131 +85,138 @@ export const DOOR_REFUSALS = {
   used: 'the nonce is unknown, expired or used',
 } as const;
 
+/** What the door's routes read, with its clock settled. */
+interface Door {
+  store: RecordRole;
+  publicUrl: string | undefined;
+  logger: Logger;
+  now: () => Date;
+}
+
 export function pluginDoorRoutes({
   store,
   publicUrl,
   logger,
   now = () => new Date(),
 }: PluginDoorParts): PlatformRoute[] {
-  async function start({ query }: PlatformRequest): Promise<PlatformAnswer> {
-    const problem = wooConnectProblem(publicUrl);
-    if (problem) return page(503, 'Not available yet', problem);
-    const shop = (query.store ?? '').trim();
-    const key = shop ? await pluginKeyOf(store, shop) : undefined;
-    if (!key) return page(404, 'This store is not connected', 'Connect the Loyalty points plugin in WordPress first.');
-    // The operator's connection names where the store's WordPress is; the plugin's own address otherwise.
-    const connection = await store.getRecord(WOO_CONNECTION, wooConnectionId(shop));
-    const storeUrl = connection?.url ?? key.storeUrl;
-    const secret = newSecret();
-    // Where the plugin said its wp-admin is (WordPress in a directory of its own), else where WordPress puts it.
-    const to = new URL('admin-post.php', key.adminUrl ?? `${storeUrl}/wp-admin/`);
-    to.searchParams.set('action', 'loyalty_bridge_door');
-    to.searchParams.set('nonce', doorNonce(secret, shop));
-    return {
-      redirect: to.href,
-      status: 303,
-      headers: PRIVATE,
-      setCookies: [
-        stringifySetCookie(DOOR_COOKIE, secret, {
-          path: '/',
-          secure: true,
-          httpOnly: true,
-          sameSite: 'lax',
-          maxAge: DOOR_TTL_MS / 1000,
-        }),
-      ],
-    };
-  }
-
-  /**
-   * Spends a nonce the store's plugin signed: whether this call spent it (false: it was spent before). Spent nonces
-   * past the time their signature could be fresh go first; only signed requests come here, so the list stays short.
-   */
-  async function spend(nonce: string, shop: string, at: Date): Promise<boolean> {
-    let live = 0;
-    for (const { id, value } of await store.listRecords(KIND))
-      if (Date.parse(value.expiresAt) <= at.getTime()) await store.deleteRecord(KIND, id);
-      else if (value.shop === shop) live += 1;
-    // Only the store's own key signs, but a store (or a copy of its key) could sign finishes by the thousand: past
-    // this it spends nothing more for a while, and a door of its own opens nothing until the spent ones expire.
-    if (live >= SPENT_PER_STORE) return false;
-    const { added } = await store.addRecord(KIND, doorRecordId(nonce), {
-      platform: 'woocommerce',
-      shop,
-      spentAt: at.toISOString(),
-      expiresAt: new Date(at.getTime() + SPENT_KEPT_MS).toISOString(),
-    });
-    return added;
-  }
-
-  async function finish({ query, headers }: PlatformRequest): Promise<PlatformAnswer> {
-    const checked = await check(query, headers);
-    if (!checked.ok) {
-      logger.warn({ reason: DOOR_REFUSALS[checked.refusal] }, 'a merchant door from WordPress was refused');
-      return page(
-        401,
-        'Not signed in',
-        checked.refusal === 'stale' || checked.refusal === 'used'
-          ? `This link has expired or was used. ${AGAIN}`
-          : `This link opens nothing in this browser. ${AGAIN}`,
-      );
-    }
-    logger.info({ shop: checked.shop }, 'a merchant opened their store’s page from WordPress');
-    return {
-      merchantPage: { shop: checked.shop, user: checked.user, mayConnectPlugin: checked.mayConnect },
-      headers: PRIVATE,
-      // The nonce is spent: the browser need not keep it.
-      setCookies: [
-        stringifySetCookie(DOOR_COOKIE, '', { path: '/', secure: true, httpOnly: true, sameSite: 'lax', maxAge: 0 }),
-      ],
-    };
-  }
-
-  async function check(
-    query: PlatformRequest['query'],
-    headers: PlatformRequest['headers'],
-  ): Promise<
-    { ok: true; shop: string; user: string; mayConnect: boolean } | { ok: false; refusal: keyof typeof DOOR_REFUSALS }
-  > {
-    const refused = (refusal: keyof typeof DOOR_REFUSALS) => ({ ok: false as const, refusal });
-    const cookie = keptSecret(headers, DOOR_COOKIE);
-    const payloadText = query.payload ?? '';
-    const unsigned = readPayload(payloadText);
-    if (!unsigned) return refused(cookie ? 'malformed' : 'no_cookie');
-    const shop = unsigned.store;
-    if (typeof shop !== 'string' || shop === '') return refused('malformed');
-    const key = await pluginKeyOf(store, shop);
-    if (!key) return refused('not_connected');
-    if (unsigned.keyId !== key.keyId) return refused('old_key');
-    const payload = signedPayload(DOOR_PURPOSE, payloadText, query.sig ?? '', key.key);
-    if (!payload) return refused('bad_signature');
-    // Signed by the plugin for this use: every field read now is its word.
-    if (payload.purpose !== 'merchant-door' || typeof payload.nonce !== 'string') return refused('bad_signature');
-    const { iat, user, nonce } = payload;
-    const at = now();
-    if (
-      typeof iat !== 'number' ||
-      !Number.isFinite(iat) ||
-      Math.abs(at.getTime() / 1000 - iat) > DOOR_SIGNATURE_SECONDS
-    )
-      return refused('stale');
-    if (!cookie || nonce !== doorNonce(cookie, shop)) {
-      // A signed nonce that is not of this browser's door to this store burns: a page that sent a signed-in manager
-      // to the plugin with an attacker's nonce (whose cookie the attacker holds) has the signature land in the
-      // manager's browser, and the nonce is spent there before the attacker could learn the link and use it.
-      await spend(nonce, shop, at);
-      return refused(cookie ? 'other_nonce' : 'no_cookie');
-    }
-    if (typeof user !== 'number' || !Number.isSafeInteger(user) || user <= 0) return refused('malformed');
-    // Used once: of two finishes at once, one spends it.
-    if (!(await spend(nonce, shop, at))) return refused('used');
-    // Whether this user may connect the plugin (an administrator of the site, as the plugin judges it): only they
-    // are given connection codes on the page (pluginCode). Absent from a plugin that does not say: no.
-    return { ok: true, shop, user: String(user), mayConnect: payload.mayConnect === true };
-  }
-
+  const door: Door = { store, publicUrl, logger, now };
   return [
-    { method: 'GET', path: PLUGIN_DOOR_PATH, handle: start },
-    { method: 'GET', path: PLUGIN_DOOR_FINISH_PATH, handle: finish },
+    { method: 'GET', path: PLUGIN_DOOR_PATH, handle: (request) => start(door, request) },
+    { method: 'GET', path: PLUGIN_DOOR_FINISH_PATH, handle: (request) => finish(door, request) },
   ];
+}
+
+async function start({ store, publicUrl }: Door, { query }: PlatformRequest): Promise<PlatformAnswer> {
+  const problem = wooConnectProblem(publicUrl);
+  if (problem) return page(503, 'Not available yet', problem);
+  const shop = (query.store ?? '').trim();
+  const key = shop ? await pluginKeyOf(store, shop) : undefined;
+  if (!key) return page(404, 'This store is not connected', 'Connect the Loyalty points plugin in WordPress first.');
+  // The operator's connection names where the store's WordPress is; the plugin's own address otherwise.
+  const connection = await store.getRecord(WOO_CONNECTION, wooConnectionId(shop));
+  const storeUrl = connection?.url ?? key.storeUrl;
+  const secret = newSecret();
+  // Where the plugin said its wp-admin is (WordPress in a directory of its own), else where WordPress puts it.
+  const to = new URL('admin-post.php', key.adminUrl ?? `${storeUrl}/wp-admin/`);
+  to.searchParams.set('action', 'loyalty_bridge_door');
+  to.searchParams.set('nonce', doorNonce(secret, shop));
+  return {
+    redirect: to.href,
+    status: 303,
+    headers: PRIVATE,
+    setCookies: [
+      stringifySetCookie(DOOR_COOKIE, secret, {
+        path: '/',
+        secure: true,
+        httpOnly: true,
+        sameSite: 'lax',
+        maxAge: DOOR_TTL_MS / 1000,
+      }),
+    ],
+  };
+}
+
+/**
+ * Spends a nonce the store's plugin signed: whether this call spent it (false: it was spent before). Spent nonces
+ * past the time their signature could be fresh go first; only signed requests come here, so the list stays short.
+ */
+async function spend(store: RecordRole, nonce: string, shop: string, at: Date): Promise<boolean> {
+  let live = 0;
+  for (const { id, value } of await store.listRecords(KIND))
+    if (Date.parse(value.expiresAt) <= at.getTime()) await store.deleteRecord(KIND, id);
+    else if (value.shop === shop) live += 1;
+  // Only the store's own key signs, but a store (or a copy of its key) could sign finishes by the thousand: past
+  // this it spends nothing more for a while, and a door of its own opens nothing until the spent ones expire.
+  if (live >= SPENT_PER_STORE) return false;
+  const { added } = await store.addRecord(KIND, doorRecordId(nonce), {
+    platform: 'woocommerce',
+    shop,
+    spentAt: at.toISOString(),
+    expiresAt: new Date(at.getTime() + SPENT_KEPT_MS).toISOString(),
+  });
+  return added;
+}
+
+async function finish(door: Door, { query, headers }: PlatformRequest): Promise<PlatformAnswer> {
+  const { logger } = door;
+  const checked = await check(door, query, headers);
+  if (!checked.ok) {
+    logger.warn({ reason: DOOR_REFUSALS[checked.refusal] }, 'a merchant door from WordPress was refused');
+    return page(
+      401,
+      'Not signed in',
+      checked.refusal === 'stale' || checked.refusal === 'used'
+        ? `This link has expired or was used. ${AGAIN}`
+        : `This link opens nothing in this browser. ${AGAIN}`,
+    );
+  }
+  logger.info({ shop: checked.shop }, 'a merchant opened their store’s page from WordPress');
+  return {
+    merchantPage: { shop: checked.shop, user: checked.user, mayConnectPlugin: checked.mayConnect },
+    headers: PRIVATE,
+    // The nonce is spent: the browser need not keep it.
+    setCookies: [
+      stringifySetCookie(DOOR_COOKIE, '', { path: '/', secure: true, httpOnly: true, sameSite: 'lax', maxAge: 0 }),
+    ],
+  };
+}
+
+async function check(
+  { store, now }: Door,
+  query: PlatformRequest['query'],
+  headers: PlatformRequest['headers'],
+): Promise<
+  { ok: true; shop: string; user: string; mayConnect: boolean } | { ok: false; refusal: keyof typeof DOOR_REFUSALS }
+> {
+  const refused = (refusal: keyof typeof DOOR_REFUSALS) => ({ ok: false as const, refusal });
+  const cookie = keptSecret(headers, DOOR_COOKIE);
+  const payloadText = query.payload ?? '';
+  const unsigned = readPayload(payloadText);
+  if (!unsigned) return refused(cookie ? 'malformed' : 'no_cookie');
+  const shop = unsigned.store;
+  if (typeof shop !== 'string' || shop === '') return refused('malformed');
+  const key = await pluginKeyOf(store, shop);
+  if (!key) return refused('not_connected');
+  if (unsigned.keyId !== key.keyId) return refused('old_key');
+  const payload = signedPayload(DOOR_PURPOSE, payloadText, query.sig ?? '', key.key);
+  if (!payload) return refused('bad_signature');
+  // Signed by the plugin for this use: every field read now is its word.
+  if (payload.purpose !== 'merchant-door' || typeof payload.nonce !== 'string') return refused('bad_signature');
+  const { iat, user, nonce } = payload;
+  const at = now();
+  if (typeof iat !== 'number' || !Number.isFinite(iat) || Math.abs(at.getTime() / 1000 - iat) > DOOR_SIGNATURE_SECONDS)
+    return refused('stale');
+  if (!cookie || nonce !== doorNonce(cookie, shop)) {
+    // A signed nonce that is not of this browser's door to this store burns: a page that sent a signed-in manager
+    // to the plugin with an attacker's nonce (whose cookie the attacker holds) has the signature land in the
+    // manager's browser, and the nonce is spent there before the attacker could learn the link and use it.
+    await spend(store, nonce, shop, at);
+    return refused(cookie ? 'other_nonce' : 'no_cookie');
+  }
+  if (typeof user !== 'number' || !Number.isSafeInteger(user) || user <= 0) return refused('malformed');
+  // Used once: of two finishes at once, one spends it.
+  if (!(await spend(store, nonce, shop, at))) return refused('used');
+  // Whether this user may connect the plugin (an administrator of the site, as the plugin judges it): only they
+  // are given connection codes on the page (pluginCode). Absent from a plugin that does not say: no.
+  return { ok: true, shop, user: String(user), mayConnect: payload.mayConnect === true };
 }

@@ -68,132 +68,154 @@ const ADDRESS_FORM: PlatformAnswer = {
   },
 };
 
+type PageRequest = Parameters<PlatformRoute['handle']>[0];
+
 export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; door: MerchantDoor | undefined } {
-  const { store, stores, logger } = parts;
+  const door = merchantDoor(parts.store);
+  return {
+    // No store is connected or signed in without an https PUBLIC_URL: no page, and no key kept for its sessions.
+    door: wooConnectProblem(parts.publicUrl) ? undefined : door,
+    routes: [
+      { method: 'GET', path: OPEN_PATH, handle: (request) => open(parts, request) },
+      { method: 'GET', path: RETURN_PATH, handle: (request) => comeBack(parts, request) },
+    ],
+  };
+}
 
-  async function open({ query, headers }: Parameters<PlatformRoute['handle']>[0]): Promise<PlatformAnswer> {
-    const address = (query.store ?? '').trim();
-    if (!address) return ADDRESS_FORM;
-    const problem = wooConnectProblem(parts.publicUrl);
-    if (problem) return page(503, 'Not available yet', problem, false);
-    let storeUrl: string;
-    try {
-      storeUrl = wooStoreUrl(address);
-    } catch (error) {
-      if (error instanceof StoreAddressError) return page(400, 'Not a store address', error.message);
-      throw error;
-    }
-    const shop = wooShopOf(storeUrl);
-    const connection = await connectionOf(store, shop);
-    if (connection?.url !== storeUrl)
-      return page(
-        404,
-        'This store is not connected',
-        `loyalty-bridge has no WooCommerce store at ${storeUrl}: its operator connects a store first.`,
-      );
-    await makeRoom(shop);
-    const secret = keptSecret(headers, COOKIE) ?? newSecret();
-    const began = await beginWooConnect(store, storeUrl, {
-      publicUrl: parts.publicUrl!,
-      appName: parts.appName,
-      returnPath: `/woocommerce${RETURN_PATH}`,
-      addresses: parts.addresses,
-      reentry: { browser: secretHash(secret) },
-    });
-    logger.info({ shop }, 'a merchant is signing in to their store’s page through WordPress');
+async function open(parts: WooPagesParts, { query, headers }: PageRequest): Promise<PlatformAnswer> {
+  const { store, logger } = parts;
+  const address = (query.store ?? '').trim();
+  if (!address) return ADDRESS_FORM;
+  const problem = wooConnectProblem(parts.publicUrl);
+  if (problem) return page(503, 'Not available yet', problem, false);
+  let storeUrl: string;
+  try {
+    storeUrl = wooStoreUrl(address);
+  } catch (error) {
+    if (error instanceof StoreAddressError) return page(400, 'Not a store address', error.message);
+    throw error;
+  }
+  const shop = wooShopOf(storeUrl);
+  const connection = await connectionOf(store, shop);
+  if (connection?.url !== storeUrl)
+    return page(
+      404,
+      'This store is not connected',
+      `loyalty-bridge has no WooCommerce store at ${storeUrl}: its operator connects a store first.`,
+    );
+  await makeRoom(store, shop);
+  const secret = keptSecret(headers, COOKIE) ?? newSecret();
+  const began = await beginWooConnect(store, storeUrl, {
+    publicUrl: parts.publicUrl!,
+    appName: parts.appName,
+    returnPath: `/woocommerce${RETURN_PATH}`,
+    addresses: parts.addresses,
+    reentry: { browser: secretHash(secret) },
+  });
+  logger.info({ shop }, 'a merchant is signing in to their store’s page through WordPress');
+  return {
+    redirect: began.authorizeUrl,
+    status: 303,
+    headers: PRIVATE,
+    setCookies: [
+      stringifySetCookie(COOKIE, secret, {
+        path: '/',
+        secure: true,
+        httpOnly: true,
+        sameSite: 'lax',
+        maxAge: CONNECT_TTL_MS / 1000,
+      }),
+    ],
+  };
+}
+
+async function comeBack(parts: WooPagesParts, { query, headers }: PageRequest): Promise<PlatformAnswer> {
+  const { store } = parts;
+  const nonce = query.user_id ?? '';
+  if (query.success !== '1')
+    return page(200, 'Not signed in', 'The request was declined in WordPress. Try again when you are ready.');
+  const problem = wooConnectProblem(parts.publicUrl);
+  if (problem) return page(503, 'Not available yet', problem, false);
+  const ticket = await takeReturnTicket(store, nonce);
+  if (!ticket) return page(401, 'This link has been used', 'It works once, for a few minutes.');
+  if (ticket.browser !== undefined && ticket.browser !== secretHash(keptSecret(headers, COOKIE) ?? ''))
+    return page(401, 'Another browser', 'This approval was started in another browser: start again here.');
+  const entered = await enter(parts, ticket);
+  if (!entered.ok) return page(entered.status, entered.title, entered.text);
+  // A link the operator made for the merchant was started in no browser: whoever holds its return (the merchant,
+  // or anyone they handed it to before opening it) is no proof of who approved. The store is connected; its page
+  // opens for a sign-in started here.
+  if (ticket.browser === undefined)
     return {
-      redirect: began.authorizeUrl,
-      status: 303,
-      headers: PRIVATE,
-      setCookies: [
-        stringifySetCookie(COOKIE, secret, {
-          path: '/',
-          secure: true,
-          httpOnly: true,
-          sameSite: 'lax',
-          maxAge: CONNECT_TTL_MS / 1000,
-        }),
-      ],
-    };
-  }
-
-  async function comeBack({ query, headers }: Parameters<PlatformRoute['handle']>[0]): Promise<PlatformAnswer> {
-    const nonce = query.user_id ?? '';
-    if (query.success !== '1')
-      return page(200, 'Not signed in', 'The request was declined in WordPress. Try again when you are ready.');
-    const problem = wooConnectProblem(parts.publicUrl);
-    if (problem) return page(503, 'Not available yet', problem, false);
-    const ticket = await takeReturnTicket(store, nonce);
-    if (!ticket) return page(401, 'This link has been used', 'It works once, for a few minutes.');
-    if (ticket.browser !== undefined && ticket.browser !== secretHash(keptSecret(headers, COOKIE) ?? ''))
-      return page(401, 'Another browser', 'This approval was started in another browser: start again here.');
-    const entered = await enter(ticket);
-    if (!entered.ok) return page(entered.status, entered.title, entered.text);
-    // A link the operator made for the merchant was started in no browser: whoever holds its return (the merchant,
-    // or anyone they handed it to before opening it) is no proof of who approved. The store is connected; its page
-    // opens for a sign-in started here.
-    if (ticket.browser === undefined)
-      return {
-        status: 200,
-        page: {
-          title: 'Your store is connected',
-          paragraphs: [
-            `loyalty-bridge is connected to ${wooShopOf(ticket.storeUrl)}. To open its page in this browser, sign in: you approve it once more in your store’s WordPress.`,
-          ],
-          link: {
-            href: `${OPEN_URL}?store=${encodeURIComponent(ticket.storeUrl)}`,
-            text: 'Sign in to your store’s page',
-          },
+      status: 200,
+      page: {
+        title: 'Your store is connected',
+        paragraphs: [
+          `loyalty-bridge is connected to ${wooShopOf(ticket.storeUrl)}. To open its page in this browser, sign in: you approve it once more in your store’s WordPress.`,
+        ],
+        link: {
+          href: `${OPEN_URL}?store=${encodeURIComponent(ticket.storeUrl)}`,
+          text: 'Sign in to your store’s page',
         },
-      };
-    // The session in this answer, to the browser whose cookie started the sign-in: never in an address.
-    return { merchantPage: { shop: ticket.forShop }, headers: PRIVATE };
-  }
+      },
+    };
+  // The session in this answer, to the browser whose cookie started the sign-in: never in an address.
+  return { merchantPage: { shop: ticket.forShop }, headers: PRIVATE };
+}
 
-  /** Leaves room for one more sign-in of this store: the oldest ones under way give way. */
-  async function makeRoom(shop: string): Promise<void> {
-    const under = [...(await pendingReentries(store, shop)), ...(await reentryTickets(store, shop))].sort((a, b) =>
-      a.createdAt.localeCompare(b.createdAt),
-    );
-    for (const oldest of under.slice(0, Math.max(0, under.length - REENTRIES_AT_ONCE + 1)))
-      await store.deleteRecord(oldest.type, oldest.id);
-  }
+/** Leaves room for one more sign-in of this store: the oldest ones under way give way. */
+async function makeRoom(store: WooPagesParts['store'], shop: string): Promise<void> {
+  const under = [...(await pendingReentries(store, shop)), ...(await reentryTickets(store, shop))].sort((a, b) =>
+    a.createdAt.localeCompare(b.createdAt),
+  );
+  for (const oldest of under.slice(0, Math.max(0, under.length - REENTRIES_AT_ONCE + 1)))
+    await store.deleteRecord(oldest.type, oldest.id);
+}
 
-  /** The store's page opens for this approval; a re-entry's key first replaces the store's old one, once the store took it. */
-  async function enter(
-    ticket: ReturnTicket,
-  ): Promise<{ ok: true } | { ok: false; status: number; title: string; text: string }> {
-    const shop = ticket.forShop;
-    const connection = await connectionOf(store, shop);
-    if (connection?.url !== ticket.storeUrl)
-      return { ok: false, status: 404, title: 'This store is not connected', text: 'Ask the bridge’s operator.' };
-    if (ticket.purpose !== 'reentry' || !ticket.consumerKey || !ticket.consumerSecret) return { ok: true };
-    const key = { consumerKey: ticket.consumerKey, consumerSecret: ticket.consumerSecret };
-    const tried = await stores.tryKey(shop, key);
-    if (tried !== 'accepted') {
-      logger.warn({ shop, tried }, 'a re-entry’s key was not taken by the store');
-      return tried === 'refused'
-        ? { ok: false, status: 401, title: 'Not signed in', text: 'Your store did not recognise the key it sent.' }
-        : { ok: false, status: 502, title: 'Your store did not answer', text: 'Try again in a moment.' };
-    }
-    // In one step with the check: a store disconnected or connected again while its answer was awaited stays so.
-    const replaced = await stores.replaceKey(shop, connection, {
-      ...key,
-      keyId: ticket.keyId,
-      keyPermissions: ticket.keyPermissions ?? connection.keyPermissions,
-    });
-    if (!replaced) return { ok: false, status: 409, title: 'The store changed meanwhile', text: 'Sign in again.' };
-    logger.info(
-      { shop, keyId: ticket.keyId, previousKeyId: connection.keyId },
-      'a merchant signed in to their store’s page; the store’s new key replaced the old one',
-    );
-    return { ok: true };
+/** The store's page opens for this approval; a re-entry's key first replaces the store's old one, once the store took it. */
+async function enter(
+  { store, stores, logger }: WooPagesParts,
+  ticket: ReturnTicket,
+): Promise<{ ok: true } | { ok: false; status: number; title: string; text: string }> {
+  const shop = ticket.forShop;
+  const connection = await connectionOf(store, shop);
+  if (connection?.url !== ticket.storeUrl)
+    return { ok: false, status: 404, title: 'This store is not connected', text: 'Ask the bridge’s operator.' };
+  if (ticket.purpose !== 'reentry' || !ticket.consumerKey || !ticket.consumerSecret) return { ok: true };
+  const key = { consumerKey: ticket.consumerKey, consumerSecret: ticket.consumerSecret };
+  const tried = await stores.tryKey(shop, key);
+  if (tried !== 'accepted') {
+    logger.warn({ shop, tried }, 'a re-entry’s key was not taken by the store');
+    return tried === 'refused'
+      ? { ok: false, status: 401, title: 'Not signed in', text: 'Your store did not recognise the key it sent.' }
+      : { ok: false, status: 502, title: 'Your store did not answer', text: 'Try again in a moment.' };
   }
+  // In one step with the check: a store disconnected or connected again while its answer was awaited stays so.
+  const replaced = await stores.replaceKey(shop, connection, {
+    ...key,
+    keyId: ticket.keyId,
+    keyPermissions: ticket.keyPermissions ?? connection.keyPermissions,
+  });
+  if (!replaced) return { ok: false, status: 409, title: 'The store changed meanwhile', text: 'Sign in again.' };
+  logger.info(
+    { shop, keyId: ticket.keyId, previousKeyId: connection.keyId },
+    'a merchant signed in to their store’s page; the store’s new key replaced the old one',
+  );
+  return { ok: true };
+}
 
-  const door: MerchantDoor = {
+/** The door of the store's page: a session ends once its store is no longer connected as it was. */
+function merchantDoor(store: WooPagesParts['store']): MerchantDoor {
+  return {
     // A page of its own tab: WooCommerce's admin frames nothing of the bridge's.
     frameAncestors: "'none'",
     signIn: { path: OPEN_PATH, words: 'sign in through your store’s WordPress, as its administrator' },
+    reloadsSignIn: false,
+    platformSessions: null,
+    signInAgain: null,
+    noTabPage: false,
+    // WooCommerce gives no secret of the app's to sign pages with: the bridge keeps one.
+    pageKeys: [],
     async refusal({ shop, issuedAt }) {
       const connection = await connectionOf(store, shop);
       if (!connection) return { status: 401, error: 'the store is no longer connected to this bridge' };
@@ -202,13 +224,5 @@ export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; 
         return { status: 401, error: 'the store was connected again since this sign-in: sign in again' };
       return undefined;
     },
-  };
-  return {
-    // No store is connected or signed in without an https PUBLIC_URL: no page, and no key kept for its sessions.
-    door: wooConnectProblem(parts.publicUrl) ? undefined : door,
-    routes: [
-      { method: 'GET', path: OPEN_PATH, handle: open },
-      { method: 'GET', path: RETURN_PATH, handle: comeBack },
-    ],
   };
 }

@@ -46,41 +46,11 @@ export interface AccountsParts {
 export function accountsFromConfig(config: Config, parts: AccountsParts): AccountRegistry {
   const { store, opened, client, logger } = parts;
   const windowMs = config.LOYALTY_RATE_LIMIT_WINDOW_SECONDS * 1000;
-  const pauseFor = (id: string, name: string, probe: () => Promise<unknown>, onChange?: (paused: boolean) => void) =>
-    new AuthPause({
-      account: { id, name },
-      probe,
-      logger,
-      onResume: () => void parts.wakeWaiting({ waitingFor: pauseOf(id) }).catch(() => undefined),
-      ...(onChange ? { onChange } : {}),
-    });
+  const pauseFor = pauseMaker(parts);
 
   const defaultSettings = programSettingsOf(config);
-  // The worker keeps accounts on one limiter as one budget (their places, holds and spent budgets): a number per
-  // limiter, of this process only (not the limiter's digest of service and key).
-  const budgetIds = new WeakMap<RateLimiter, string>();
-  let budgetCount = 0;
-  const budgetIdOf = (limiter: RateLimiter): string => {
-    let id = budgetIds.get(limiter);
-    if (id === undefined) {
-      id = `budget-${++budgetCount}`;
-      budgetIds.set(limiter, id);
-    }
-    return id;
-  };
-  // Accounts with the same service and key share their customers' points (account-pools.ts), whatever their limits.
-  const envKey =
-    config.LOYALTY_BASE_URL && config.LOYALTY_API_KEY
-      ? poolKey(budgetKeyOf(config.LOYALTY_BASE_URL, config.LOYALTY_API_KEY))
-      : undefined;
-  const poolFor = poolsFrom(async () => [
-    ...(envKey ? [{ id: DEFAULT_ACCOUNT, key: envKey, createdAt: '' }] : []),
-    ...(await store.listRecords(ACCOUNT_KIND)).map(({ value }) => ({
-      id: value.id,
-      key: poolKey(budgetKeyOf(value.baseUrl, value.apiKey)),
-      createdAt: value.createdAt,
-    })),
-  ]);
+  const budgetIdOf = budgetIds();
+  const { envKey, poolFor } = accountPools(config, store);
   const defaultAccount: AccountRuntime = {
     id: DEFAULT_ACCOUNT,
     name: 'default',
@@ -95,45 +65,8 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     pool: poolFor(DEFAULT_ACCOUNT, envKey),
   };
 
-  // One limiter per service, API key and limit, kept across the runtimes an account's changes make (a setting
-  // changed makes a new runtime): a service counts calls by key, and a fresh limiter would hand out a fresh
-  // minute. The service's address is part of it: an account someone points at a server of their own with a key
-  // they learned spends no budget of the account that key belongs to, and learns nothing of its calls.
-  // A new limit starts a new limiter: for the minute after, calls under the old one still count at the service,
-  // and a 429 there (retried after its Retry-After) is possible once.
-  const limiters = new Map<string, RateLimiter>();
-  const budgetKey = budgetKeyOf;
-  const limiterId = (key: string, limit: number) => `${createHash('sha256').update(key).digest('hex')}:${limit}`;
-  // An account kept in the ledger with the environment's service and key shares the default account's budget.
-  if (config.LOYALTY_BASE_URL && config.LOYALTY_API_KEY)
-    limiters.set(
-      limiterId(budgetKey(config.LOYALTY_BASE_URL, config.LOYALTY_API_KEY), config.LOYALTY_RATE_LIMIT_PER_MINUTE),
-      client.limiter,
-    );
-  const limiterFor = (record: AccountRecord): RateLimiter => {
-    const key = budgetKey(record.baseUrl, record.apiKey);
-    const id = limiterId(key, record.rateLimitPerMinute);
-    let limiter = limiters.get(id);
-    if (!limiter) {
-      // Shared through PostgreSQL under a digest of service and key (never the key itself).
-      limiter = limiterForKey(opened.sharedLimiter, record.rateLimitPerMinute, key, windowMs);
-      limiters.set(id, limiter);
-    }
-    return limiter;
-  };
-  const clientOf = (record: AccountRecord) =>
-    new LoyaltyClient({
-      ...whereCallsGo(config, client, record),
-      apiKey: record.apiKey,
-      brandId: record.brandId,
-      timeoutMs: config.LOYALTY_TIMEOUT_MS,
-      maxRetries: config.LOYALTY_MAX_RETRIES,
-      // The service counts by API key: instances on one PostgreSQL share each key's budget.
-      limiter: limiterFor(record),
-      ...(parts.onAttempt
-        ? { onAttempt: (report: AttemptReport) => parts.onAttempt?.({ ...report, account: record.id }) }
-        : {}),
-    });
+  const limiterFor = limitersByKey(config, client, opened, windowMs);
+  const clientOf = (record: AccountRecord) => ledgerAccountClient(config, client, parts, limiterFor, record);
 
   const registry = new AccountRegistry({
     store,
@@ -158,16 +91,7 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
         pool: poolFor(record.id, poolKey(budgetKeyOf(record.baseUrl, record.apiKey))),
       };
     },
-    probe: async (record) => {
-      const at = new Date().toISOString();
-      try {
-        // One call, not retried: the person saving the account waits for the answer.
-        await probeRead(new LoyaltyClient({ ...clientOptionsOnce(config, client, record) }));
-        return credentialsCheckOf(undefined, at);
-      } catch (error) {
-        return credentialsCheckOf(error, at);
-      }
-    },
+    probe: (record) => probeAccount(config, client, record),
     chosenByOperator: parts.chosenByOperator,
     onCredentialsWork: async (account) => {
       await parts.wakeWaiting({ waitingFor: pauseOf(account) });
@@ -178,6 +102,123 @@ export function accountsFromConfig(config: Config, parts: AccountsParts): Accoun
     checkBaseUrl: (url) => baseUrlProblem(url),
   });
   return registry;
+}
+
+/** An account's pause, which makes due what waited for it once its credentials work again. */
+function pauseMaker(parts: AccountsParts) {
+  const { logger } = parts;
+  return (id: string, name: string, probe: () => Promise<unknown>, onChange?: (paused: boolean) => void) =>
+    new AuthPause({
+      account: { id, name },
+      probe,
+      logger,
+      onResume: () => void parts.wakeWaiting({ waitingFor: pauseOf(id) }).catch(() => undefined),
+      ...(onChange ? { onChange } : {}),
+    });
+}
+
+/**
+ * The worker keeps accounts on one limiter as one budget (their places, holds and spent budgets): a number per
+ * limiter, of this process only (not the limiter's digest of service and key).
+ */
+function budgetIds(): (limiter: RateLimiter) => string {
+  const budgetIds = new WeakMap<RateLimiter, string>();
+  let budgetCount = 0;
+  return (limiter) => {
+    let id = budgetIds.get(limiter);
+    if (id === undefined) {
+      id = `budget-${++budgetCount}`;
+      budgetIds.set(limiter, id);
+    }
+    return id;
+  };
+}
+
+/** Accounts with the same service and key share their customers' points (account-pools.ts), whatever their limits. */
+function accountPools(config: Config, store: AccountsParts['store']) {
+  const envKey =
+    config.LOYALTY_BASE_URL && config.LOYALTY_API_KEY
+      ? poolKey(budgetKeyOf(config.LOYALTY_BASE_URL, config.LOYALTY_API_KEY))
+      : undefined;
+  const poolFor = poolsFrom(async () => [
+    ...(envKey ? [{ id: DEFAULT_ACCOUNT, key: envKey, createdAt: '' }] : []),
+    ...(await store.listRecords(ACCOUNT_KIND)).map(({ value }) => ({
+      id: value.id,
+      key: poolKey(budgetKeyOf(value.baseUrl, value.apiKey)),
+      createdAt: value.createdAt,
+    })),
+  ]);
+  return { envKey, poolFor };
+}
+
+/**
+ * One limiter per service, API key and limit, kept across the runtimes an account's changes make (a setting
+ * changed makes a new runtime): a service counts calls by key, and a fresh limiter would hand out a fresh
+ * minute. The service's address is part of it: an account someone points at a server of their own with a key
+ * they learned spends no budget of the account that key belongs to, and learns nothing of its calls.
+ * A new limit starts a new limiter: for the minute after, calls under the old one still count at the service,
+ * and a 429 there (retried after its Retry-After) is possible once.
+ */
+function limitersByKey(
+  config: Config,
+  client: LoyaltyClient,
+  opened: AccountsParts['opened'],
+  windowMs: number,
+): (record: AccountRecord) => RateLimiter {
+  const limiters = new Map<string, RateLimiter>();
+  const budgetKey = budgetKeyOf;
+  const limiterId = (key: string, limit: number) => `${createHash('sha256').update(key).digest('hex')}:${limit}`;
+  // An account kept in the ledger with the environment's service and key shares the default account's budget.
+  if (config.LOYALTY_BASE_URL && config.LOYALTY_API_KEY)
+    limiters.set(
+      limiterId(budgetKey(config.LOYALTY_BASE_URL, config.LOYALTY_API_KEY), config.LOYALTY_RATE_LIMIT_PER_MINUTE),
+      client.limiter,
+    );
+  return (record) => {
+    const key = budgetKey(record.baseUrl, record.apiKey);
+    const id = limiterId(key, record.rateLimitPerMinute);
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      // Shared through PostgreSQL under a digest of service and key (never the key itself).
+      limiter = limiterForKey(opened.sharedLimiter, record.rateLimitPerMinute, key, windowMs);
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  };
+}
+
+/** A client of an account kept in the ledger, on its own (shared) limiter. */
+function ledgerAccountClient(
+  config: Config,
+  client: LoyaltyClient,
+  parts: AccountsParts,
+  limiterFor: (record: AccountRecord) => RateLimiter,
+  record: AccountRecord,
+): LoyaltyClient {
+  return new LoyaltyClient({
+    ...whereCallsGo(config, client, record),
+    apiKey: record.apiKey,
+    brandId: record.brandId,
+    timeoutMs: config.LOYALTY_TIMEOUT_MS,
+    maxRetries: config.LOYALTY_MAX_RETRIES,
+    // The service counts by API key: instances on one PostgreSQL share each key's budget.
+    limiter: limiterFor(record),
+    ...(parts.onAttempt
+      ? { onAttempt: (report: AttemptReport) => parts.onAttempt?.({ ...report, account: record.id }) }
+      : {}),
+  });
+}
+
+/** Whether an account's credentials work, as its form is saved. */
+async function probeAccount(config: Config, client: LoyaltyClient, record: AccountRecord) {
+  const at = new Date().toISOString();
+  try {
+    // One call, not retried: the person saving the account waits for the answer.
+    await probeRead(new LoyaltyClient({ ...clientOptionsOnce(config, client, record) }));
+    return credentialsCheckOf(undefined, at);
+  } catch (error) {
+    return credentialsCheckOf(error, at);
+  }
 }
 
 /**

@@ -130,69 +130,12 @@ export async function accounts(
       for (const account of body.accounts) describeAccount(account);
       return 0;
     }
-    case 'show': {
-      const { status, body } = await remote.get<{ account: Listed } & Refusal>(path);
-      if (status !== 200) return refused(`no account ${id}`, body);
-      describeAccount(body.account);
-      const settings = await remote.get<{ settings: Record<string, unknown>; saved: Record<string, unknown> }>(
-        `${path}/settings`,
-      );
-      out('    settings in force (* saved for this account, the rest its defaults):');
-      for (const [key, value] of Object.entries(settings.body.settings))
-        out(`      ${key in settings.body.saved ? '*' : ' '} ${key} = ${JSON.stringify(value)}`);
-      return 0;
-    }
-    case 'create': {
-      if (args.sandbox) {
-        const { status, body } = await remote.post<{ account: AccountView } & Refusal>('accounts', {
-          sandbox: true,
-          ...(args.name !== undefined ? { name: args.name } : {}),
-        });
-        if (status !== 201) return refused('the account was not created', body);
-        out(
-          `created ${body.account.id} (${body.account.name}) on the bridge's sandbox: credentials ${credentials(body.account)}`,
-        );
-        return 0;
-      }
-      const missing = (
-        [
-          ['--name', args.name],
-          ['--base-url', args.baseUrl],
-          ['--api-key', args.apiKey],
-          ['--brand-id', args.brandId],
-        ] as const
-      )
-        .filter(([, value]) => value === undefined)
-        .map(([name]) => name);
-      if (missing.length > 0) throw new UsageError(`accounts create needs ${missing.join(', ')}`);
-      const { status, body } = await remote.post<{ account: AccountView } & Refusal>('accounts', {
-        name: args.name,
-        baseUrl: args.baseUrl,
-        apiKey: await keyFrom(args.apiKey ?? ''),
-        brandId: args.brandId,
-        ...(args.rateLimit !== undefined ? { rateLimitPerMinute: wholeNumber('--rate-limit', args.rateLimit) } : {}),
-      });
-      if (status !== 201) return refused('the account was not created', body);
-      out(`created ${body.account.id} (${body.account.name}): credentials ${credentials(body.account)}`);
-      const fix = checkFix(body.account.id, body.account.check);
-      if (fix) out(`!! ${fix}`);
-      return 0;
-    }
-    case 'set': {
-      const { fields, settings } = await readPairs(pairs);
-      let failed = false;
-      if (Object.keys(fields).length > 0) {
-        const { status, body } = await remote.patch<{ account: AccountView } & Refusal>(path, fields);
-        if (status !== 200) failed = refused(`account ${id} was not changed`, body) > 0;
-        else out(`changed ${Object.keys(fields).join(', ')} of ${id}: credentials ${credentials(body.account)}`);
-      }
-      if (Object.keys(settings).length > 0) {
-        const { status, body } = await remote.patch<Refusal>(`${path}/settings`, settings);
-        if (status !== 200) failed = refused(`the settings of ${id} were not changed`, body) > 0;
-        else out(`changed ${Object.keys(settings).join(', ')} of ${id}`);
-      }
-      return failed ? 1 : 0;
-    }
+    case 'show':
+      return showAccount(remote, id, path);
+    case 'create':
+      return args.sandbox ? createOnSandbox(remote, args) : createAccount(remote, args);
+    case 'set':
+      return setAccount(remote, id, path, pairs);
     case 'delete': {
       const { status, body } = await remote.delete<Refusal>(path);
       if (status !== 200) return refused(`account ${id} was not deleted`, body);
@@ -201,6 +144,77 @@ export async function accounts(
     }
   }
   return 2;
+}
+
+/** accounts show <id>: the account as listed, then the settings in force. */
+async function showAccount(remote: Remote, id: string | undefined, path: string): Promise<number> {
+  const { status, body } = await remote.get<{ account: Listed } & Refusal>(path);
+  if (status !== 200) return refused(`no account ${id}`, body);
+  describeAccount(body.account);
+  const settings = await remote.get<{ settings: Record<string, unknown>; saved: Record<string, unknown> }>(
+    `${path}/settings`,
+  );
+  out('    settings in force (* saved for this account, the rest its defaults):');
+  for (const [key, value] of Object.entries(settings.body.settings))
+    out(`      ${key in settings.body.saved ? '*' : ' '} ${key} = ${JSON.stringify(value)}`);
+  return 0;
+}
+
+/** accounts create --sandbox: the bridge's sandbox makes the address and credentials. */
+async function createOnSandbox(remote: Remote, args: NewAccountArgs): Promise<number> {
+  const { status, body } = await remote.post<{ account: AccountView } & Refusal>('accounts', {
+    sandbox: true,
+    ...(args.name !== undefined ? { name: args.name } : {}),
+  });
+  if (status !== 201) return refused('the account was not created', body);
+  out(
+    `created ${body.account.id} (${body.account.name}) on the bridge's sandbox: credentials ${credentials(body.account)}`,
+  );
+  return 0;
+}
+
+/** accounts create with the merchant's own address and credentials, checked by the bridge. */
+async function createAccount(remote: Remote, args: NewAccountArgs): Promise<number> {
+  const missing = (
+    [
+      ['--name', args.name],
+      ['--base-url', args.baseUrl],
+      ['--api-key', args.apiKey],
+      ['--brand-id', args.brandId],
+    ] as const
+  )
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
+  if (missing.length > 0) throw new UsageError(`accounts create needs ${missing.join(', ')}`);
+  const { status, body } = await remote.post<{ account: AccountView } & Refusal>('accounts', {
+    name: args.name,
+    baseUrl: args.baseUrl,
+    apiKey: await keyFrom(args.apiKey ?? ''),
+    brandId: args.brandId,
+    ...(args.rateLimit !== undefined ? { rateLimitPerMinute: wholeNumber('--rate-limit', args.rateLimit) } : {}),
+  });
+  if (status !== 201) return refused('the account was not created', body);
+  out(`created ${body.account.id} (${body.account.name}): credentials ${credentials(body.account)}`);
+  const fix = checkFix(body.account.id, body.account.check);
+  if (fix) out(`!! ${fix}`);
+  return 0;
+}
+
+/** accounts set <id> KEY=VALUE…: the fields, then the settings, each change told or refused on its own. */
+async function setAccount(remote: Remote, id: string | undefined, path: string, pairs: string[]): Promise<number> {
+  const { fields, settings } = await readPairs(pairs);
+  let failed = false;
+  if (Object.keys(fields).length > 0) {
+    const { status, body } = await remote.patch<{ account: AccountView } & Refusal>(path, fields);
+    if (status !== 200) failed = refused(`account ${id} was not changed`, body) > 0;
+    else out(`changed ${Object.keys(fields).join(', ')} of ${id}: credentials ${credentials(body.account)}`);
+  }
+  if (Object.keys(settings).length > 0) {
+    const { status, body } = await remote.patch<Refusal>(`${path}/settings`, settings);
+    if (status !== 200) failed = refused(`the settings of ${id} were not changed`, body) > 0;
+    else out(`changed ${Object.keys(settings).join(', ')} of ${id}`);
+  }
+  return failed ? 1 : 0;
 }
 
 export async function shops(remote: Remote | undefined, positionals: string[]): Promise<number> {

@@ -43,26 +43,41 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
   if (remote) {
     body = (await remote.get<StatusBody>('status')).body;
   } else {
-    body = await withReadOnlyStore(config, logger, async (store) => ({
-      orders: await store.countOrders(),
-      deadLetters: await store.countDeadLetters(),
-      connections: [
-        {
-          platform: 'all',
-          subscriptions: (await store.listRecords(HEALTH_KIND)).map(({ value }) => value),
-        },
-      ],
-      lanes: laneStatus(
-        await store.laneCounts(),
-        { live: { inFlight: 0, callsLastMinute: 0 }, backfill: { inFlight: 0, callsLastMinute: 0 } },
-        new Date(),
-      ),
-      secrets: await store.secretsStatus(),
-      recentOrders: await newestOrders(store, await declaredPoints(config, store)),
-      // Without a running bridge its accounts' state is unknown: the ledger's own problems only.
-      problems: [await deadLetterProblem(store, [])].filter((problem) => problem !== undefined),
-    }));
+    body = await ledgerStatus(config, logger);
   }
+  printAttention(body);
+  printOrders(body);
+  out(`dead letters: ${body.deadLetters}`);
+  printWork(body);
+  printSecrets(body);
+  return 0;
+}
+
+/** The status from the ledger itself, without a running bridge. */
+function ledgerStatus(config: Config, logger: Logger): Promise<StatusBody> {
+  return withReadOnlyStore(config, logger, async (store) => ({
+    orders: await store.countOrders(),
+    deadLetters: await store.countDeadLetters(),
+    connections: [
+      {
+        platform: 'all',
+        subscriptions: (await store.listRecords(HEALTH_KIND)).map(({ value }) => value),
+      },
+    ],
+    lanes: laneStatus(
+      await store.laneCounts(),
+      { live: { inFlight: 0, callsLastMinute: 0 }, backfill: { inFlight: 0, callsLastMinute: 0 } },
+      new Date(),
+    ),
+    secrets: await store.secretsStatus(),
+    recentOrders: await newestOrders(store, await declaredPoints(config, store)),
+    // Without a running bridge its accounts' state is unknown: the ledger's own problems only.
+    problems: [await deadLetterProblem(store, [])].filter((problem) => problem !== undefined),
+  }));
+}
+
+/** What needs attention first: problems, refused credentials, subscriptions a platform turned off. */
+function printAttention(body: StatusBody): void {
   for (const problem of body.problems ?? []) out(`!! ${problem.cause} ${problem.fix}`);
   // An older bridge says no problems: its refused credentials, as it reported them.
   if (body.upstream?.credentialsRefused && !body.problems)
@@ -77,19 +92,25 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
       out(`.. ${report.platform} ${report.shop}: ${report.unconfirmed.join(', ')}: ${unconfirmedWhy(report.platform)}`);
   }
   if (body.upstream) out(`last successful call: ${body.upstream.lastSuccessAt ?? 'none yet'}`);
-  const table = (title: string, map: Record<string, number>) => {
-    out(title);
-    const entries = Object.entries(map);
-    if (entries.length === 0) out('  none');
-    for (const [name, value] of entries.sort()) out(`  ${name.padEnd(22)} ${value}`);
-  };
-  // Each code in words, the code a detail after them.
-  const worded = (title: string, map: Record<string, number>, words: (code: string) => string) => {
-    out(title);
-    const entries = Object.entries(map);
-    if (entries.length === 0) out('  none');
-    for (const [code, count] of entries.sort()) out(`  ${String(count).padStart(5)}  ${words(code)} (${code})`);
-  };
+}
+
+function table(title: string, map: Record<string, number>): void {
+  out(title);
+  const entries = Object.entries(map);
+  if (entries.length === 0) out('  none');
+  for (const [name, value] of entries.sort()) out(`  ${name.padEnd(22)} ${value}`);
+}
+
+// Each code in words, the code a detail after them.
+function worded(title: string, map: Record<string, number>, words: (code: string) => string): void {
+  out(title);
+  const entries = Object.entries(map);
+  if (entries.length === 0) out('  none');
+  for (const [code, count] of entries.sort()) out(`  ${String(count).padStart(5)}  ${words(code)} (${code})`);
+}
+
+/** Orders by state, platform and reason, then the newest with their points. */
+function printOrders(body: StatusBody): void {
   worded('orders by state', body.orders.byState, (state) => stateWords(state));
   // Each platform by the name a person reads; one registered at start by its code name.
   const labels = new Map(platformDirectory().map(({ name, names }) => [name, names.platform]));
@@ -118,7 +139,10 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
         `  ${order.orderName.padEnd(22)} ${order.points.text}${order.reason ? ` · ${reasonWords(order.reason, { audience: 'operator' }).says}` : ''}`,
       );
   }
-  out(`dead letters: ${body.deadLetters}`);
+}
+
+/** The work per lane, then per loyalty account. */
+function printWork(body: StatusBody): void {
   for (const lane of LANES) {
     const figures = body.lanes?.[lane];
     if (!figures) continue;
@@ -146,12 +170,13 @@ export async function status(config: Config, logger: Logger, remote: Remote | un
           `account ${account.name} (${account.id}): ${paused.key} is off (${paused.rule}): the pattern ${paused.why}; fix it in the account's settings`,
         );
   }
-  if (body.secrets) {
-    const { counts, keyId, previousKeyId } = body.secrets;
-    out(
-      `secrets at rest: ${counts.current} sealed under SECRETS_KEY${keyId ? ` (key ${keyId})` : ''}, ${counts.previous} under SECRETS_KEY_PREVIOUS${previousKeyId ? ` (key ${previousKeyId})` : ''}, ${counts.plain} plain, ${counts.unknown} under another key`,
-    );
-    for (const note of body.secrets.notes) out(`${note.level === 'warn' ? '!!' : '..'} ${note.message}`);
-  }
-  return 0;
+}
+
+function printSecrets(body: StatusBody): void {
+  if (!body.secrets) return;
+  const { counts, keyId, previousKeyId } = body.secrets;
+  out(
+    `secrets at rest: ${counts.current} sealed under SECRETS_KEY${keyId ? ` (key ${keyId})` : ''}, ${counts.previous} under SECRETS_KEY_PREVIOUS${previousKeyId ? ` (key ${previousKeyId})` : ''}, ${counts.plain} plain, ${counts.unknown} under another key`,
+  );
+  for (const note of body.secrets.notes) out(`${note.level === 'warn' ? '!!' : '..'} ${note.message}`);
 }

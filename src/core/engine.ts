@@ -116,18 +116,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const owner = options.owner ?? randomUUID();
   const store = options.store;
   const openReport = options.opened ?? (await store.open());
-  if (openReport.tornInboxFiles > 0) {
-    options.logger.warn(
-      { torn: openReport.tornInboxFiles },
-      'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again',
-    );
-  }
-  if (openReport.upgraded)
-    options.logger.info({ upgraded: openReport.upgraded }, 'the ledger was brought up to date with this version');
-  // Once a start: what was sealed, and what the operator must do (a key to make, a previous key to drop).
-  for (const note of openReport.secrets?.notes ?? []) options.logger[note.level](`secrets at rest: ${note.message}`);
+  reportOpening(openReport, options.logger);
 
-  const adapterFor = options.adapterFor ?? (() => undefined);
   let worker: Worker | undefined;
   const wakeWaiting = async (match: WaitingMatch) => {
     const woken = await store.wakeWaiting(match);
@@ -136,9 +126,90 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   };
   const accounts =
     options.accounts ?? singleAccountOf(options, () => void wakeWaiting({ waitingFor: pauseOf(DEFAULT_ACCOUNT) }));
+  const parts = engineParts(options, store, accounts, owner, now);
+  worker = parts.worker;
+  const { adapterFor, privacy, intake, entry, adjustments, redeemedPoints } = parts;
+
+  await store.pruneSeen(new Date(now().getTime() - dedupeWindowMs));
+  // The ledger just opened whole: keep that picture as the last good copy, in the background.
+  const backup = store
+    .backUp()
+    .catch((error: unknown) => options.logger.warn({ err: error }, 'could not back up the ledger'));
+  const theWorker = worker;
+  const running: Running = { intake: false, worker: false, pruner: undefined };
+  const startIntake = () => {
+    if (running.intake) return;
+    running.intake = true;
+    intake.start();
+  };
+
+  return {
+    store,
+    ingest: entry,
+    intake,
+    worker: theWorker,
+    privacy,
+    adjustments,
+    redeemedPoints,
+    accounts,
+    openReport,
+    async startWorker() {
+      startIntake();
+      running.worker = true;
+      theWorker.start();
+      running.pruner = pruneHourly(store, now, dedupeWindowMs, options.logger);
+    },
+    async foldInbox() {
+      startIntake();
+      await intake.idle();
+    },
+    accept: (key, events, aliases) => entry.events(key, events, aliases),
+    wakeWaiting,
+    retryDeadLetter: (letter, lane = 'live') =>
+      retryLetter({ store, adjustments, worker: theWorker, adapterFor, entry }, letter, lane),
+    discardDeadLetter: (id) => discardLetter(store, theWorker, id),
+    drain: () => drainEngine(store, intake, theWorker, running, now),
+    async stop(timeoutMs = 10_000) {
+      clearInterval(running.pruner);
+      running.intake = running.worker = false;
+      accounts.stop();
+      await backup;
+      // A call still under way at the deadline is left: its intent is durable, and it is made again after restart.
+      await waitAtMost(Promise.all([intake.stop(), theWorker.stop()]), timeoutMs);
+      await store.close();
+    },
+  };
+}
+
+/** What of the engine has been started, and the hourly prune of seen deliveries. */
+interface Running {
+  intake: boolean;
+  worker: boolean;
+  pruner: NodeJS.Timeout | undefined;
+}
+
+/** What the store's opening found, told once a start. */
+function reportOpening(openReport: OpenReport, logger: Logger): void {
+  if (openReport.tornInboxFiles > 0) {
+    logger.warn(
+      { torn: openReport.tornInboxFiles },
+      'inbox files cut short by a crash were dropped; their deliveries had not been acknowledged, so the platforms send them again',
+    );
+  }
+  if (openReport.upgraded)
+    logger.info({ upgraded: openReport.upgraded }, 'the ledger was brought up to date with this version');
+  // Once a start: what was sealed, and what the operator must do (a key to make, a previous key to drop).
+  for (const note of openReport.secrets?.notes ?? []) logger[note.level](`secrets at rest: ${note.message}`);
+}
+
+type AdapterFor = (platform: string) => PlatformAdapter<unknown> | undefined;
+
+/** The engine's parts, built in this order around one store and its accounts. */
+function engineParts(options: EngineOptions, store: LedgerStore, accounts: Accounts, owner: string, now: () => Date) {
+  const adapterFor: AdapterFor = options.adapterFor ?? (() => undefined);
   const privacy = new Privacy({ store, adapterFor, logger: options.logger, accounts, now });
   const workerOptions = options.worker ?? {};
-  worker = new Worker({
+  const worker = new Worker({
     store,
     accounts,
     logger: options.logger,
@@ -164,143 +235,133 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const entry = ingest(store, now, ackPressure);
   const adjustments = new Adjustments(store, accounts, options.logger);
   const redeemedPoints = new RedeemedPoints({ store, adjustments, accounts, now });
+  return { adapterFor, privacy, worker, intake, entry, adjustments, redeemedPoints };
+}
 
-  await store.pruneSeen(new Date(now().getTime() - dedupeWindowMs));
-  // The ledger just opened whole: keep that picture as the last good copy, in the background.
-  const backup = store
-    .backUp()
-    .catch((error: unknown) => options.logger.warn({ err: error }, 'could not back up the ledger'));
-  let pruner: NodeJS.Timeout | undefined;
-  const theWorker = worker;
-  let intakeStarted = false;
-  let workerStarted = false;
-  const startIntake = () => {
-    if (intakeStarted) return;
-    intakeStarted = true;
-    intake.start();
-  };
+/** Forgets seen deliveries past the dedupe window, every hour, without keeping the process alive. */
+function pruneHourly(store: LedgerStore, now: () => Date, dedupeWindowMs: number, logger: Logger): NodeJS.Timeout {
+  const pruner = setInterval(
+    () =>
+      void store
+        .pruneSeen(new Date(now().getTime() - dedupeWindowMs))
+        .catch((error: unknown) => logger.error({ err: error }, 'pruning seen deliveries failed')),
+    60 * 60_000,
+  );
+  pruner.unref();
+  return pruner;
+}
 
-  return {
-    store,
-    ingest: entry,
-    intake,
-    worker: theWorker,
-    privacy,
-    adjustments,
-    redeemedPoints,
-    accounts,
-    openReport,
-    async startWorker() {
-      startIntake();
-      workerStarted = true;
-      theWorker.start();
-      pruner = setInterval(
-        () =>
-          void store
-            .pruneSeen(new Date(now().getTime() - dedupeWindowMs))
-            .catch((error: unknown) => options.logger.error({ err: error }, 'pruning seen deliveries failed')),
-        60 * 60_000,
-      );
-      pruner.unref();
-    },
-    async foldInbox() {
-      startIntake();
-      await intake.idle();
-    },
-    accept: (key, events, aliases) => entry.events(key, events, aliases),
-    wakeWaiting,
-    async retryDeadLetter(letter, lane = 'live') {
-      if (letter.adjustmentId) {
-        const result = await adjustments.resend(letter.adjustmentId);
-        if (!result)
-          return { retried: false, reason: 'the adjustment it would send again is no longer kept (erased?)' };
-        if (result.adjustment.outcome === 'success') {
-          await store.removeDeadLetter(letter.id);
-          return { retried: true };
-        }
-        if (result.deadLetter) await store.removeDeadLetter(letter.id);
-        return { retried: false, reason: result.adjustment.message };
-      }
-      if (letter.kind === 'call') {
-        if (!letter.orderKey) return { retried: false, reason: 'this dead letter names no order' };
-        // Whoever removes it retries it: two retries at once (two tabs, the operator and the merchant) make one.
-        if (!(await store.removeDeadLetter(letter.id)))
-          return { retried: false, reason: 'this dead letter was retried or discarded meanwhile' };
-        try {
-          await theWorker.retry(letter.orderKey, letter.id, lane);
-        } catch (error) {
-          // The order still holds the call for this letter: the letter goes back, so it can be retried again.
-          await store.addDeadLetter(letter);
-          throw error;
-        }
-        // A sweeper's pass between the two put the letter back (refused-codes.ts): the order holds it no more.
-        await store.removeDeadLetter(letter.id);
-        return { retried: true };
-      }
-      const delivery = letter.delivery;
-      const adapter = delivery ? adapterFor(delivery.platform) : undefined;
-      if (!delivery || !adapter)
-        return { retried: false, reason: `no ${letter.platform ?? 'platform'} adapter is configured to read it` };
-      // Read again now, so that the person learns at once whether the cause is fixed.
-      let reason: string;
-      try {
-        const translation = await adapter.translate(delivery);
-        if (translation.kind !== 'unusable') {
-          const key = `${letter.deliveryKey ?? letter.id}:retry:${letter.retries + 1}`;
-          await (translation.kind === 'events'
-            ? entry.events(key, translation.events, [], lane)
-            : entry.delivery(key, delivery, [], lane));
-          await store.removeDeadLetter(letter.id);
-          return { retried: true };
-        }
-        reason = translation.reason;
-      } catch (error) {
-        reason = error instanceof LoyaltyError ? error.summary : (error as Error).message;
-      }
-      await store.updateDeadLetter({ ...letter, reason, retries: letter.retries + 1 });
-      return { retried: false, reason };
-    },
-    async discardDeadLetter(id) {
-      // Whoever removes it handles it: two discards at once (two tabs) settle once.
-      const letter = await store.removeDeadLetter(id);
-      if (letter?.kind === 'call' && letter.operation === 'redeem' && letter.orderKey) {
-        await theWorker.discarded(letter.orderKey, letter);
-        // As a retry's: a letter put back meanwhile names a choice made.
-        await store.removeDeadLetter(letter.id);
-      }
-      return letter;
-    },
-    async drain() {
-      // Idle loops are not enough: one may not have been woken yet for work the store already holds.
-      // 'now': work is due; 'budget': only orders let go while their account's budget was spent, due when it
-      // returns (still this drain's to wait for, but not worth asking the store about every few milliseconds).
-      const workWaiting = async (): Promise<'now' | 'budget' | undefined> => {
-        const at = now().getTime();
-        const [inbox, due] = await Promise.all([store.nextInboxAt(), store.nextDueAt()]);
-        if (intakeStarted && inbox !== undefined && inbox <= at) return 'now';
-        if (!workerStarted || due === undefined) return undefined;
-        if (due <= at) return 'now';
-        return due <= Math.max(at, ...theWorker.spentBudgets.values()) ? 'budget' : undefined;
-      };
-      for (let calm = 0; calm < 2;) {
-        await intake.idle();
-        await theWorker.idle();
-        await new Promise((resolve) => setImmediate(resolve));
-        const waiting = intake.isIdle && theWorker.isIdle ? await workWaiting() : 'now';
-        if (waiting) await new Promise((resolve) => setTimeout(resolve, waiting === 'budget' ? 50 : 5));
-        calm = waiting ? 0 : calm + 1;
-      }
-    },
-    async stop(timeoutMs = 10_000) {
-      clearInterval(pruner);
-      intakeStarted = workerStarted = false;
-      accounts.stop();
-      await backup;
-      // A call still under way at the deadline is left: its intent is durable, and it is made again after restart.
-      await waitAtMost(Promise.all([intake.stop(), theWorker.stop()]), timeoutMs);
-      await store.close();
-    },
+/** What a person's retry of a dead letter uses. */
+interface RetryParts {
+  store: LedgerStore;
+  adjustments: Adjustments;
+  worker: Worker;
+  adapterFor: AdapterFor;
+  entry: Ingest;
+}
+
+async function retryLetter(parts: RetryParts, letter: DeadLetter, lane: Lane): Promise<RetryOutcome> {
+  if (letter.adjustmentId) return retryAdjustment(parts, letter, letter.adjustmentId);
+  if (letter.kind === 'call') return retryCall(parts, letter, lane);
+  return readAgain(parts, letter, lane);
+}
+
+/** An adjustment's letter: the adjustment is sent again. */
+async function retryAdjustment(
+  { store, adjustments }: RetryParts,
+  letter: DeadLetter,
+  adjustmentId: string,
+): Promise<RetryOutcome> {
+  const result = await adjustments.resend(adjustmentId);
+  if (!result) return { retried: false, reason: 'the adjustment it would send again is no longer kept (erased?)' };
+  if (result.adjustment.outcome === 'success') {
+    await store.removeDeadLetter(letter.id);
+    return { retried: true };
+  }
+  if (result.deadLetter) await store.removeDeadLetter(letter.id);
+  return { retried: false, reason: result.adjustment.message };
+}
+
+/** A call's letter: the worker makes the order's call again. */
+async function retryCall({ store, worker }: RetryParts, letter: DeadLetter, lane: Lane): Promise<RetryOutcome> {
+  if (!letter.orderKey) return { retried: false, reason: 'this dead letter names no order' };
+  // Whoever removes it retries it: two retries at once (two tabs, the operator and the merchant) make one.
+  if (!(await store.removeDeadLetter(letter.id)))
+    return { retried: false, reason: 'this dead letter was retried or discarded meanwhile' };
+  try {
+    await worker.retry(letter.orderKey, letter.id, lane);
+  } catch (error) {
+    // The order still holds the call for this letter: the letter goes back, so it can be retried again.
+    await store.addDeadLetter(letter);
+    throw error;
+  }
+  // A sweeper's pass between the two put the letter back (refused-codes.ts): the order holds it no more.
+  await store.removeDeadLetter(letter.id);
+  return { retried: true };
+}
+
+/** A delivery's letter: the delivery is read again. */
+async function readAgain(
+  { store, adapterFor, entry }: RetryParts,
+  letter: DeadLetter,
+  lane: Lane,
+): Promise<RetryOutcome> {
+  const delivery = letter.delivery;
+  const adapter = delivery ? adapterFor(delivery.platform) : undefined;
+  if (!delivery || !adapter)
+    return { retried: false, reason: `no ${letter.platform ?? 'platform'} adapter is configured to read it` };
+  // Read again now, so that the person learns at once whether the cause is fixed.
+  let reason: string;
+  try {
+    const translation = await adapter.translate(delivery);
+    if (translation.kind !== 'unusable') {
+      const key = `${letter.deliveryKey ?? letter.id}:retry:${letter.retries + 1}`;
+      await (translation.kind === 'events'
+        ? entry.events(key, translation.events, [], lane)
+        : entry.delivery(key, delivery, [], lane));
+      await store.removeDeadLetter(letter.id);
+      return { retried: true };
+    }
+    reason = translation.reason;
+  } catch (error) {
+    reason = error instanceof LoyaltyError ? error.summary : (error as Error).message;
+  }
+  await store.updateDeadLetter({ ...letter, reason, retries: letter.retries + 1 });
+  return { retried: false, reason };
+}
+
+async function discardLetter(store: LedgerStore, worker: Worker, id: string): Promise<DeadLetter | undefined> {
+  // Whoever removes it handles it: two discards at once (two tabs) settle once.
+  const letter = await store.removeDeadLetter(id);
+  if (letter?.kind === 'call' && letter.operation === 'redeem' && letter.orderKey) {
+    await worker.discarded(letter.orderKey, letter);
+    // As a retry's: a letter put back meanwhile names a choice made.
+    await store.removeDeadLetter(letter.id);
+  }
+  return letter;
+}
+
+/** Waits until every accepted delivery is folded and nothing is due now (Engine.drain). */
+async function drainEngine(store: LedgerStore, intake: Intake, worker: Worker, running: Running, now: () => Date) {
+  // Idle loops are not enough: one may not have been woken yet for work the store already holds.
+  // 'now': work is due; 'budget': only orders let go while their account's budget was spent, due when it
+  // returns (still this drain's to wait for, but not worth asking the store about every few milliseconds).
+  const workWaiting = async (): Promise<'now' | 'budget' | undefined> => {
+    const at = now().getTime();
+    const [inbox, due] = await Promise.all([store.nextInboxAt(), store.nextDueAt()]);
+    if (running.intake && inbox !== undefined && inbox <= at) return 'now';
+    if (!running.worker || due === undefined) return undefined;
+    if (due <= at) return 'now';
+    return due <= Math.max(at, ...worker.spentBudgets.values()) ? 'budget' : undefined;
   };
+  for (let calm = 0; calm < 2;) {
+    await intake.idle();
+    await worker.idle();
+    await new Promise((resolve) => setImmediate(resolve));
+    const waiting = intake.isIdle && worker.isIdle ? await workWaiting() : 'now';
+    if (waiting) await new Promise((resolve) => setTimeout(resolve, waiting === 'budget' ? 50 : 5));
+    calm = waiting ? 0 : calm + 1;
+  }
 }
 
 /** The one account the legacy options describe, serving every shop. */

@@ -2,7 +2,7 @@
 // the routes are listed in docs/accounts.md). A refusal answers { error, errors } with one line per bad
 // field. No answer carries an API key: accounts are shown through accountView, the key as its last four
 // characters.
-import express, { type Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { AccountLoad } from '../accounts/account-load.ts';
 import type { AccountRecord, ShopLink, ShopRef } from '../accounts/account-records.ts';
@@ -78,25 +78,47 @@ export interface ShopView extends ShopRef {
   link: Pick<ShopLink, 'linkedAt' | 'by'> | null;
 }
 
+type Handler = (req: Request, res: Response) => Promise<void>;
+
 export function adminAccounts(parts: AdminAccountsParts): express.Router {
-  const { accounts, store, platforms, tokenLabel } = parts;
+  const { platforms } = parts;
   const router = express.Router();
   const shopParams = shopParamsOf(platforms.directory.map(({ name }) => name));
 
-  router.get('/accounts', async (_req, res) => {
+  router.get('/accounts', listAccounts(parts));
+  router.post('/accounts', createAccount(parts));
+  router.get('/accounts/:id', showAccount(parts));
+  router.patch('/accounts/:id', updateAccount(parts));
+  router.delete('/accounts/:id', removeAccount(parts));
+  router.get('/accounts/:id/settings', showSettings(parts));
+  router.patch('/accounts/:id/settings', changeSettings(parts));
+  router.post('/accounts/:id/check', checkAccount(parts));
+  router.get('/shops', listShops(parts));
+  router.patch('/shops/:platform/:shop', linkShop(parts, shopParams));
+  router.get('/audit', showAudit(parts));
+
+  return router;
+}
+
+/** GET /accounts: the environment's account, then every other, each with its shops and health. */
+function listAccounts(parts: AdminAccountsParts): Handler {
+  return async (_req, res) => {
     const [records, shops, deadLetters, loads] = await Promise.all([
-      accounts.list(),
-      knownShops(),
-      deadLettersByAccount(),
-      loadsById(),
+      parts.accounts.list(),
+      knownShops(parts),
+      deadLettersByAccount(parts),
+      loadsById(parts),
     ]);
     const views = [parts.defaultAccount(), ...records.map(accountView)];
     res.json({
-      accounts: await Promise.all(views.map((view) => withHealth(view, shops, deadLetters, loads))),
+      accounts: await Promise.all(views.map((view) => withHealth(parts, view, shops, deadLetters, loads))),
     });
-  });
+  };
+}
 
-  router.post('/accounts', async (req, res) => {
+function createAccount(parts: AdminAccountsParts): Handler {
+  const { accounts, tokenLabel } = parts;
+  return async (req, res) => {
     const body = objectBody(req.body);
     if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
     // On the bridge's own sandbox: its address is on this machine, which an account given by hand may not name.
@@ -107,53 +129,74 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
     if (!created.ok && trial) parts.bridgeSandbox?.removeAccount(String(input.brandId));
     if (created.ok) res.location(`/admin/api/accounts/${created.value.id}`);
     answerChange(res, created, (record) => ({ account: accountView(record) }), 201);
-  });
+  };
+}
 
-  router.get('/accounts/:id', async (req, res) => {
-    const view = await viewOf(String(req.params.id));
+function showAccount(parts: AdminAccountsParts): Handler {
+  return async (req, res) => {
+    const view = await viewOf(parts, String(req.params.id));
     if (!view) return refuse(res, 404, [`no account ${req.params.id}`]);
-    const [shops, deadLetters, loads] = await Promise.all([knownShops(), deadLettersByAccount(), loadsById()]);
-    res.json({ account: await withHealth(view, shops, deadLetters, loads) });
-  });
+    const [shops, deadLetters, loads] = await Promise.all([
+      knownShops(parts),
+      deadLettersByAccount(parts),
+      loadsById(parts),
+    ]);
+    res.json({ account: await withHealth(parts, view, shops, deadLetters, loads) });
+  };
+}
 
-  router.patch('/accounts/:id', async (req, res) => {
+function updateAccount({ accounts, tokenLabel }: AdminAccountsParts): Handler {
+  return async (req, res) => {
     const body = objectBody(req.body);
     if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
     if ('settings' in body.value) return refuse(res, 400, [SETTINGS_ELSEWHERE]);
     const changed = await accounts.update(String(req.params.id), body.value, tokenLabel);
     answerChange(res, changed, (record) => ({ account: accountView(record) }));
-  });
+  };
+}
 
-  router.delete('/accounts/:id', async (req, res) => {
+function removeAccount({ accounts, tokenLabel }: AdminAccountsParts): Handler {
+  return async (req, res) => {
     answerChange(res, await accounts.remove(String(req.params.id), tokenLabel), ({ id }) => ({ deleted: id }));
-  });
+  };
+}
 
-  router.get('/accounts/:id/settings', async (req, res) => {
+function showSettings({ accounts }: AdminAccountsParts): Handler {
+  return async (req, res) => {
     const id = String(req.params.id);
     const settings = await accounts.effectiveSettings(id);
     if (!settings) return refuse(res, 404, [`no account ${id}`]);
     const record = id === DEFAULT_ACCOUNT ? undefined : await accounts.get(id);
     res.json({ account: id, settings, saved: record?.settings ?? {} });
-  });
+  };
+}
 
-  router.patch('/accounts/:id/settings', async (req, res) => {
+function changeSettings({ accounts, tokenLabel }: AdminAccountsParts): Handler {
+  return async (req, res) => {
     const id = String(req.params.id);
     const body = objectBody(req.body);
     if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
     const changed = await accounts.setSettings(id, body.value, tokenLabel);
     if (!changed.ok) return refuse(res, changed.status, changed.errors);
     res.json({ account: id, settings: await accounts.effectiveSettings(id), saved: changed.value.settings });
-  });
+  };
+}
 
-  router.post('/accounts/:id/check', async (req, res) => {
+function checkAccount({ accounts }: AdminAccountsParts): Handler {
+  return async (req, res) => {
     answerChange(res, await accounts.check(String(req.params.id)), (check) => ({ check }));
-  });
+  };
+}
 
-  router.get('/shops', async (_req, res) => {
-    res.json({ shops: await knownShops() });
-  });
+function listShops(parts: AdminAccountsParts): Handler {
+  return async (_req, res) => {
+    res.json({ shops: await knownShops(parts) });
+  };
+}
 
-  router.patch('/shops/:platform/:shop', async (req, res) => {
+function linkShop(parts: AdminAccountsParts, shopParams: ReturnType<typeof shopParamsOf>): Handler {
+  const { accounts, tokenLabel } = parts;
+  return async (req, res) => {
     const params = shopParams.safeParse(req.params);
     const given = objectBody(req.body);
     const body = given.ok ? shopLinkBody.safeParse(given.value) : undefined;
@@ -165,96 +208,98 @@ export function adminAccounts(parts: AdminAccountsParts): express.Router {
     const shop = params.data;
     const linked = await accounts.link(shop, body.data.account ?? undefined, tokenLabel);
     if (!linked.ok) return refuse(res, linked.status, linked.errors);
-    const view = (await knownShops()).find((each) => each.platform === shop.platform && each.shop === shop.shop);
+    const view = (await knownShops(parts)).find((each) => each.platform === shop.platform && each.shop === shop.shop);
     res.json({ shop: view ?? { ...shop, account: null, accountName: null, link: null } });
-  });
+  };
+}
 
-  router.get('/audit', async (req, res) => {
+function showAudit({ accounts }: AdminAccountsParts): Handler {
+  return async (req, res) => {
     const query = auditQuery.safeParse(req.query);
     if (!query.success) return refuse(res, 400, query.error.issues.flatMap(fieldLines));
     res.json({ audit: await accounts.audit(query.data.limit) });
-  });
+  };
+}
 
-  return router;
+async function viewOf(parts: AdminAccountsParts, id: string): Promise<AccountView | undefined> {
+  if (id === DEFAULT_ACCOUNT) return parts.defaultAccount();
+  const record: AccountRecord | undefined = await parts.accounts.get(id);
+  return record && accountView(record);
+}
 
-  async function viewOf(id: string): Promise<AccountView | undefined> {
-    if (id === DEFAULT_ACCOUNT) return parts.defaultAccount();
-    const record: AccountRecord | undefined = await accounts.get(id);
-    return record && accountView(record);
+/** Every shop the bridge knows: each platform's (installed, connected, allowed by name), and every linked shop. */
+async function knownShops(bridge: AdminAccountsParts): Promise<ShopView[]> {
+  const { accounts, platforms } = bridge;
+  const [links, records] = await Promise.all([accounts.links(), accounts.list()]);
+  const names = new Map<string, string>([
+    [DEFAULT_ACCOUNT, bridge.defaultAccount().name],
+    ...records.map((record): [string, string] => [record.id, record.name]),
+  ]);
+  const shops = new Map<string, ShopRef>();
+  const add = (platform: string, shop: string) => shops.set(`${platform}:${shop}`, { platform, shop });
+  for (const { module, parts } of platforms.modules)
+    for (const shop of (await parts.shops?.list()) ?? []) add(module.name, shop);
+  for (const link of links) add(link.platform, link.shop);
+  const sorted = [...shops.values()].sort(
+    (a, b) => a.platform.localeCompare(b.platform) || a.shop.localeCompare(b.shop),
+  );
+  return Promise.all(
+    sorted.map(async (shop): Promise<ShopView> => {
+      const link = links.find((each) => each.platform === shop.platform && each.shop === shop.shop);
+      const account = (await accounts.accountOf(shop, links)) ?? null;
+      return {
+        ...shop,
+        account,
+        accountName: account === null ? null : (names.get(account) ?? null),
+        link: link ? { linkedAt: link.linkedAt, by: link.by } : null,
+      };
+    }),
+  );
+}
+
+async function loadsById(parts: AdminAccountsParts): Promise<Map<string, AccountLoad>> {
+  return new Map((await parts.loads()).map((load) => [load.id, load]));
+}
+
+async function withHealth(
+  { accounts }: AdminAccountsParts,
+  view: AccountView,
+  shops: ShopView[],
+  deadLetters: Map<string, number> | undefined,
+  loads: Map<string, AccountLoad>,
+) {
+  const runtime: AccountRuntime | undefined = await accounts.runtime(view.id);
+  const load = loads.get(view.id);
+  return {
+    ...view,
+    shops: shops.filter((shop) => shop.account === view.id).map(({ platform, shop }) => ({ platform, shop })),
+    health: {
+      paused: runtime?.authPause.paused ?? false,
+      callsLastMinute: load?.callsLastMinute ?? null,
+      limitPerMinute: load?.limitPerMinute ?? null,
+      limitWords: load?.limitWords ?? null,
+      budgetSpentUntil: load?.budgetSpentUntil ?? null,
+      lanes: load?.lanes ?? emptyLaneCounts(),
+      deadLetters: deadLetters ? (deadLetters.get(view.id) ?? 0) : null,
+    },
+  };
+}
+
+/** Dead letters by the account their order (or adjustment, or shop) belongs to; undefined when there are too many to count cheaply. */
+async function deadLettersByAccount({ accounts, store }: AdminAccountsParts): Promise<Map<string, number> | undefined> {
+  const letters = await store.listDeadLetters();
+  if (letters.length > MAX_DEAD_LETTERS_COUNTED) return undefined;
+  const counts = new Map<string, number>();
+  for (const letter of letters) {
+    let account: string | undefined;
+    if (letter.adjustmentId)
+      account = (await store.getRecord(ADJUSTMENT_KIND, letter.adjustmentId))?.account ?? DEFAULT_ACCOUNT;
+    else if (letter.orderKey) account = (await store.getOrder(letter.orderKey))?.upstream.account;
+    if (account === undefined && letter.platform && letter.shop)
+      account = await accounts.accountOf({ platform: letter.platform, shop: letter.shop });
+    if (account !== undefined) counts.set(account, (counts.get(account) ?? 0) + 1);
   }
-
-  /** Every shop the bridge knows: each platform's (installed, connected, allowed by name), and every linked shop. */
-  async function knownShops(): Promise<ShopView[]> {
-    const [links, records] = await Promise.all([accounts.links(), accounts.list()]);
-    const names = new Map<string, string>([
-      [DEFAULT_ACCOUNT, parts.defaultAccount().name],
-      ...records.map((record): [string, string] => [record.id, record.name]),
-    ]);
-    const shops = new Map<string, ShopRef>();
-    const add = (platform: string, shop: string) => shops.set(`${platform}:${shop}`, { platform, shop });
-    for (const { module, parts } of platforms.modules)
-      for (const shop of (await parts.shops?.()) ?? []) add(module.name, shop);
-    for (const link of links) add(link.platform, link.shop);
-    const sorted = [...shops.values()].sort(
-      (a, b) => a.platform.localeCompare(b.platform) || a.shop.localeCompare(b.shop),
-    );
-    return Promise.all(
-      sorted.map(async (shop): Promise<ShopView> => {
-        const link = links.find((each) => each.platform === shop.platform && each.shop === shop.shop);
-        const account = (await accounts.accountOf(shop, links)) ?? null;
-        return {
-          ...shop,
-          account,
-          accountName: account === null ? null : (names.get(account) ?? null),
-          link: link ? { linkedAt: link.linkedAt, by: link.by } : null,
-        };
-      }),
-    );
-  }
-
-  async function loadsById(): Promise<Map<string, AccountLoad>> {
-    return new Map((await parts.loads()).map((load) => [load.id, load]));
-  }
-
-  async function withHealth(
-    view: AccountView,
-    shops: ShopView[],
-    deadLetters: Map<string, number> | undefined,
-    loads: Map<string, AccountLoad>,
-  ) {
-    const runtime: AccountRuntime | undefined = await accounts.runtime(view.id);
-    const load = loads.get(view.id);
-    return {
-      ...view,
-      shops: shops.filter((shop) => shop.account === view.id).map(({ platform, shop }) => ({ platform, shop })),
-      health: {
-        paused: runtime?.authPause.paused ?? false,
-        callsLastMinute: load?.callsLastMinute ?? null,
-        limitPerMinute: load?.limitPerMinute ?? null,
-        limitWords: load?.limitWords ?? null,
-        budgetSpentUntil: load?.budgetSpentUntil ?? null,
-        lanes: load?.lanes ?? emptyLaneCounts(),
-        deadLetters: deadLetters ? (deadLetters.get(view.id) ?? 0) : null,
-      },
-    };
-  }
-
-  /** Dead letters by the account their order (or adjustment, or shop) belongs to; undefined when there are too many to count cheaply. */
-  async function deadLettersByAccount(): Promise<Map<string, number> | undefined> {
-    const letters = await store.listDeadLetters();
-    if (letters.length > MAX_DEAD_LETTERS_COUNTED) return undefined;
-    const counts = new Map<string, number>();
-    for (const letter of letters) {
-      let account: string | undefined;
-      if (letter.adjustmentId)
-        account = (await store.getRecord(ADJUSTMENT_KIND, letter.adjustmentId))?.account ?? DEFAULT_ACCOUNT;
-      else if (letter.orderKey) account = (await store.getOrder(letter.orderKey))?.upstream.account;
-      if (account === undefined && letter.platform && letter.shop)
-        account = await accounts.accountOf({ platform: letter.platform, shop: letter.shop });
-      if (account !== undefined) counts.set(account, (counts.get(account) ?? 0) + 1);
-    }
-    return counts;
-  }
+  return counts;
 }
 
 /** One line per field, unknown ones named each on a line of its own. */

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DeliveryInfo, PlatformAdapter } from '../core/platform-adapter.ts';
 import { storedDelivery } from '../core/platform-adapter.ts';
 import type { Ingest } from '../core/ingest.ts';
-import { plainLines, type Logger } from '../logger.ts';
+import { plainLines, type Logger, type PlainLines } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import { answerOnceDropped, type BodyRead } from './body-reader.ts';
 import { requestId } from './request-id.ts';
@@ -53,6 +53,102 @@ function send(
   res.end(text);
 }
 
+type Outcome = WebhookResult | `rejected_${number}` | 'too_large' | 'too_slow' | 'busy' | 'unavailable';
+type Count = (topic: string, result: Outcome, started: number) => void;
+
+/** Counts each answer and its latency; onDelivery hears of those a platform would see as a delivery's fate. */
+function deliveryCounter(platform: string, options: WebhookRouteOptions): Count {
+  return (topic, result, started) => {
+    options.metrics?.webhooks.inc({ platform, topic, result });
+    options.metrics?.ackLatency.observe({ platform }, (performance.now() - started) / 1000);
+    if (
+      result === 'accepted' ||
+      result === 'duplicate' ||
+      result === 'ignored' ||
+      result === 'mislabelled' ||
+      result.startsWith('rejected_')
+    )
+      options.onDelivery?.(platform, result as WebhookResult);
+  };
+}
+
+/** Answers a body that could not be read (already counted): nobody to answer once either side is gone. */
+function answerUnread(req: IncomingMessage, res: ServerResponse, read: Extract<BodyRead, { ok: false }>): void {
+  if (req.destroyed || res.destroyed) return;
+  const error = {
+    too_large: 'the body is larger than the limit',
+    too_slow: 'the body did not arrive in time',
+    busy: 'too many deliveries at once; please send this again',
+    unreadable: 'the request body could not be read',
+  }[read.reason];
+  if (read.reason === 'busy') return send(res, read.status, { error }, { 'retry-after': '5' });
+  if (read.reason !== 'too_large') return send(res, read.status, { error }, { connection: 'close' });
+  return answerOnceDropped(req, (close) => send(res, read.status, { error }, close ? { connection: 'close' } : {}));
+}
+
+/** One delivery's exchange, as its answers need it. */
+interface Exchange {
+  res: ServerResponse;
+  reqId: string;
+  platform: string;
+  started: number;
+  count: Count;
+}
+
+/** The acknowledgement of an authentic delivery: its line (at debug when told elsewhere), the 200, then the count. */
+function acknowledger(
+  exchange: Exchange,
+  lines: PlainLines,
+  options: WebhookRouteOptions,
+  { key, shop }: DeliveryInfo,
+  label: string,
+): (result: WebhookResult, extra?: Record<string, unknown>) => void {
+  const { res, reqId, platform, started, count } = exchange;
+  return (result, extra = {}) => {
+    lines[options.toldElsewhere?.(shop) ? 'debug' : 'info'](
+      {
+        reqId,
+        platform,
+        topic: label,
+        shop,
+        delivery: key,
+        result,
+        ...(extra.reason === undefined ? {} : { reason: String(extra.reason) }),
+      },
+      'webhook',
+    );
+    send(res, 200, { result, ...extra });
+    count(label, result, started);
+  };
+}
+
+/** Acknowledges an authentic body under headers it was not sent with, and keeps nothing of it. */
+function answerMislabelled(exchange: Exchange, logger: Logger, { topic, shop }: DeliveryInfo, reason: string): void {
+  const { res, reqId, platform, started, count } = exchange;
+  logger.warn(
+    { reqId, platform, topic, shop, reason },
+    'an authentic body under headers it was not sent with: acknowledged, not acted on',
+  );
+  send(res, 200, { result: 'mislabelled', reason });
+  return count(topic, 'mislabelled', started);
+}
+
+/** A delivery whose secret could not be read to check it: not known authentic, and not refused for good. */
+function answerUncheckable(exchange: Exchange, logger: Logger, error: unknown): void {
+  const { res, reqId, platform, started, count } = exchange;
+  logger.error({ err: error, reqId, platform }, 'could not check a webhook delivery');
+  count('unknown', 'unavailable', started);
+  return send(res, 503, { error: 'the delivery could not be checked; please send it again' }, { 'retry-after': '30' });
+}
+
+/** A delivery the ledger could not take: the platform sends it again. */
+function answerUnstored(exchange: Exchange, logger: Logger, topic: string, error: unknown): void {
+  const { res, reqId, platform, started, count } = exchange;
+  logger.error({ err: error, reqId, platform, topic }, 'could not store a webhook delivery');
+  send(res, 503, { error: 'the delivery could not be stored; please send it again' });
+  count(topic, 'unavailable', started);
+}
+
 /**
  * A plain Node handler, not an express route: the acknowledgement path is the
  * hottest code in the bridge, and express's router and body parser cost more
@@ -66,22 +162,7 @@ export function webhookHandler<Delivery>(
 ): WebhookHandler {
   const { platform } = adapter;
   const lines = plainLines(logger);
-  const count = (
-    topic: string,
-    result: WebhookResult | `rejected_${number}` | 'too_large' | 'too_slow' | 'busy' | 'unavailable',
-    started: number,
-  ) => {
-    options.metrics?.webhooks.inc({ platform, topic, result });
-    options.metrics?.ackLatency.observe({ platform }, (performance.now() - started) / 1000);
-    if (
-      result === 'accepted' ||
-      result === 'duplicate' ||
-      result === 'ignored' ||
-      result === 'mislabelled' ||
-      result.startsWith('rejected_')
-    )
-      options.onDelivery?.(platform, result as WebhookResult);
-  };
+  const count = deliveryCounter(platform, options);
 
   return async (req, res) => {
     const started = performance.now();
@@ -99,18 +180,10 @@ export function webhookHandler<Delivery>(
     const read = await options.readBody(req, preflight.maxBodyBytes);
     if (!read.ok) {
       count('unknown', read.reason === 'unreadable' ? 'rejected_400' : read.reason, started);
-      if (req.destroyed || res.destroyed) return;
-      const error = {
-        too_large: 'the body is larger than the limit',
-        too_slow: 'the body did not arrive in time',
-        busy: 'too many deliveries at once; please send this again',
-        unreadable: 'the request body could not be read',
-      }[read.reason];
-      if (read.reason === 'busy') return send(res, read.status, { error }, { 'retry-after': '5' });
-      if (read.reason !== 'too_large') return send(res, read.status, { error }, { connection: 'close' });
-      return answerOnceDropped(req, (close) => send(res, read.status, { error }, close ? { connection: 'close' } : {}));
+      return answerUnread(req, res, read);
     }
     const body = read.body;
+    const exchange: Exchange = { res, reqId, platform, started, count };
 
     const receivedAt = new Date();
     let verified: Awaited<ReturnType<typeof adapter.verify>>;
@@ -119,14 +192,7 @@ export function webhookHandler<Delivery>(
     } catch (error) {
       // The secret it is checked with could not be read: not known authentic, and not refused for good.
       // Nothing awaits this handler, so an error let through would end the process.
-      logger.error({ err: error, reqId, platform }, 'could not check a webhook delivery');
-      count('unknown', 'unavailable', started);
-      return send(
-        res,
-        503,
-        { error: 'the delivery could not be checked; please send it again' },
-        { 'retry-after': '30' },
-      );
+      return answerUncheckable(exchange, logger, error);
     }
     if (!verified.ok) {
       logger.warn({ reqId, platform, status: verified.status, reason: verified.reason }, 'webhook refused');
@@ -137,31 +203,9 @@ export function webhookHandler<Delivery>(
     const { key, topic, shop, aliases = [], ignore, mislabelled } = info;
     // Topics named by an unsigned header: only those the platform's adapter uses are labels of their own.
     const label = ignore ? 'other' : topic;
-    const answer = (result: WebhookResult, extra: Record<string, unknown> = {}) => {
-      lines[options.toldElsewhere?.(shop) ? 'debug' : 'info'](
-        {
-          reqId,
-          platform,
-          topic: label,
-          shop,
-          delivery: key,
-          result,
-          ...(extra.reason === undefined ? {} : { reason: String(extra.reason) }),
-        },
-        'webhook',
-      );
-      send(res, 200, { result, ...extra });
-      count(label, result, started);
-    };
+    const answer = acknowledger(exchange, lines, options, info, label);
     if (ignore) return answer('ignored', { reason: ignore });
-    if (mislabelled) {
-      logger.warn(
-        { reqId, platform, topic, shop, reason: mislabelled },
-        'an authentic body under headers it was not sent with: acknowledged, not acted on',
-      );
-      send(res, 200, { result: 'mislabelled', reason: mislabelled });
-      return count(topic, 'mislabelled', started);
-    }
+    if (mislabelled) return answerMislabelled(exchange, logger, info, mislabelled);
 
     try {
       const refused = await options.admitShop?.(shop, topic, info);
@@ -179,9 +223,7 @@ export function webhookHandler<Delivery>(
         );
       return;
     } catch (error) {
-      logger.error({ err: error, reqId, platform, topic }, 'could not store a webhook delivery');
-      send(res, 503, { error: 'the delivery could not be stored; please send it again' });
-      count(topic, 'unavailable', started);
+      answerUnstored(exchange, logger, topic, error);
     }
   };
 }

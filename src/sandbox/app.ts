@@ -6,16 +6,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { HEADER, SERVICE_MESSAGE, type ReplyStyle } from '../loyalty/protocol.ts';
 import { isLoopbackHost } from '../net/addresses.ts';
-import {
-  SandboxAccountError,
-  SandboxAccounts,
-  type AccountInput,
-  type AccountView,
-  type SandboxAccount,
-} from './accounts.ts';
-import { controlCaller, requireControlAccess, type ControlCaller } from './control-access.ts';
+import { SandboxAccounts, type AccountInput, type SandboxAccount } from './accounts.ts';
+import { controlRoutes, type SendFailure } from './control-routes.ts';
 import type { SandboxCredentials } from './credentials.ts';
-import { FaultInjector, faultSettingsSchema, type FaultSettingsInput } from './faults.ts';
+import { FaultInjector, type FaultSettingsInput } from './faults.ts';
 import * as operations from './operations.ts';
 import { replyBody } from './reply.ts';
 import type { SandboxState, SandboxStore } from './store.ts';
@@ -97,7 +91,61 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const sendFailure = (res: Response, httpStatus: number, message: string, detail: string): void => {
     res.status(httpStatus).json(replyBody(style, false, httpStatus, message, { detail }));
   };
-  const sendInjectedFailure = (
+  const readBody = [express.text({ type: () => true, limit: options.bodyLimit ?? '1mb' }), readJsonBody(sendFailure)];
+  const findAccount = (apiKey: string, brandId: string) => accounts.find(apiKey, brandId);
+  const control = controlRoutes({
+    accounts,
+    first,
+    faults,
+    adminToken: options.adminToken,
+    findAccount,
+    sendFailure,
+    readBody,
+  });
+
+  const app = express();
+  if (options.loopbackHostOnly) app.use(loopbackOnly(sendFailure));
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use('/_sandbox', control);
+  app.use(requireCredentials(findAccount, sendFailure));
+  app.use(readBody);
+  app.use(serviceCall(faults, style, sendFailure));
+  app.use(answerError(sendFailure));
+
+  return {
+    app,
+    store: first.store,
+    faults,
+    credentials: first.credentials,
+    get refusedForRate() {
+      return accounts.all.reduce((sum, account) => sum + account.refusedForRate, 0);
+    },
+    get accounts() {
+      return accounts.all;
+    },
+    addAccount: (input = {}) => accounts.add(input),
+    removeAccount: (brandId) => accounts.remove(brandId),
+  };
+}
+
+/** Answers only requests addressed to this machine by name (SandboxOptions.loopbackHostOnly). */
+function loopbackOnly(sendFailure: SendFailure) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    if (isLoopbackHost(host)) return next();
+    sendFailure(
+      res,
+      421,
+      'Misdirected Request',
+      'this sandbox answers only requests addressed to localhost, 127.0.0.1 or [::1]',
+    );
+  };
+}
+
+/** A failure the fault injector chose, with its own message or the service's for its status. */
+function injectedFailureSender(sendFailure: SendFailure) {
+  return (
     res: Response,
     fault: { status: number; message?: string | undefined; retryAfterSeconds?: number | undefined },
   ): void => {
@@ -111,117 +159,20 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           : SERVICE_MESSAGE.invalidSource);
     sendFailure(res, fault.status, message, 'injected fault');
   };
-  const readBody = [express.text({ type: () => true, limit: options.bodyLimit ?? '1mb' }), readJsonBody(sendFailure)];
-  const findAccount = (apiKey: string, brandId: string) => accounts.find(apiKey, brandId);
+}
 
-  /**
-   * The accounts a control call reaches: the one named by ?account=<brand id>
-   * for the admin token, or every one; an account's own credentials, only
-   * that account. Undefined, answered 404, for a brand the caller does not
-   * reach (another account's looks the same as none).
-   */
-  const reached = (req: Request, caller: ControlCaller): readonly SandboxAccount[] | undefined => {
-    const named = req.query.account;
-    if (!caller.admin)
-      return named === undefined || named === caller.account.credentials.brandId ? [caller.account] : undefined;
-    if (named === undefined) return accounts.all;
-    const account = typeof named === 'string' ? accounts.byBrand(named) : undefined;
-    return account ? [account] : undefined;
-  };
-  const noSuchAccount = (res: Response) => res.status(404).json({ error: 'no account has this brand id' });
-  /** Faults and accounts are the sandbox's, not an account's: the admin token or the sandbox's own (first) credentials. */
-  const sandboxWide = (res: Response): boolean => {
-    const caller = controlCaller(res);
-    if (caller.admin || caller.account === first) return true;
-    res.status(403).json({
-      error: "faults and accounts are the sandbox's: they take the admin token or the sandbox's own credentials",
-    });
-    return false;
-  };
+/** The operation a call's path names (an earn names its activity in the path); undefined for none. */
+function operationFor(path: string): Operation | undefined {
+  const earnMatch = EARN_PATH.exec(path);
+  return earnMatch
+    ? (ctx, params) => operations.earn(ctx, decodeURIComponent(earnMatch[1] ?? ''), params)
+    : ROUTES[path.replace(/\/$/, '')];
+}
 
-  // Credentials first, here as below: an unauthenticated body is never read.
-  const control = express.Router();
-  control.use(requireControlAccess({ adminToken: options.adminToken, findAccount }, sendFailure));
-  control.use(readBody);
-  control.get('/state', (req, res) => {
-    const caller = controlCaller(res);
-    const reach = reached(req, caller);
-    if (!reach) return noSuchAccount(res);
-    // One account: its state as it always was. The admin token without ?account: the first
-    // account's at the top (what a single-account sandbox answered), and every account's, grouped.
-    if (!caller.admin || req.query.account !== undefined) return res.json(reach[0]?.store.snapshot());
-    res.json({
-      ...first.store.snapshot(),
-      accounts: reach.map((account) => ({ brandId: account.credentials.brandId, ...account.store.snapshot() })),
-    });
-  });
-  control.post('/reset', (req, res) => {
-    const reach = reached(req, controlCaller(res));
-    if (!reach) return noSuchAccount(res);
-    for (const account of reach) account.reset();
-    res.json({ reset: true, accounts: reach.map((account) => account.credentials.brandId) });
-  });
-  control.get('/accounts', (_req, res) => {
-    const caller = controlCaller(res);
-    const shown = caller.admin || caller.account === first ? accounts.all : [caller.account];
-    res.json({ accounts: shown.map((account): AccountView => account.view()) });
-  });
-  control.post('/accounts', (req, res) => {
-    if (!sandboxWide(res)) return;
-    try {
-      const account = accounts.add(req.body);
-      // The one answer that shows the key: whoever added the account needs it to call.
-      res.status(201).json({
-        account: {
-          apiKey: account.credentials.apiKey,
-          brandId: account.credentials.brandId,
-          activities: Object.fromEntries(account.activities),
-          rateLimitPerMinute: account.rateLimit,
-        },
-      });
-    } catch (error) {
-      if (!(error instanceof SandboxAccountError)) throw error;
-      res.status(error.status).json({ error: error.message });
-    }
-  });
-  control.get('/faults', (_req, res) => {
-    res.json(faults.settings);
-  });
-  control.put('/faults', (req, res) => {
-    if (!sandboxWide(res)) return;
-    const parsed = faultSettingsSchema.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      res.status(400).json({ error: `${issue?.path.join('.') || 'body'}: ${issue?.message}` });
-      return;
-    }
-    faults.configure(parsed.data);
-    res.json(faults.settings);
-  });
-  control.use((req, res) =>
-    sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `unknown path ${req.method} /_sandbox${req.path}`),
-  );
-
-  const app = express();
-  if (options.loopbackHostOnly) {
-    app.use((req, res, next) => {
-      const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-      if (isLoopbackHost(host)) return next();
-      sendFailure(
-        res,
-        421,
-        'Misdirected Request',
-        'this sandbox answers only requests addressed to localhost, 127.0.0.1 or [::1]',
-      );
-    });
-  }
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  app.use('/_sandbox', control);
-  app.use(requireCredentials(findAccount, sendFailure));
-  app.use(readBody);
-
-  app.use(async (req: Request, res: Response) => {
+/** One call of the service, from an authenticated account with its body read: rate limit, faults, then the operation. */
+function serviceCall(faults: FaultInjector, style: ReplyStyle, sendFailure: SendFailure) {
+  const sendInjectedFailure = injectedFailureSender(sendFailure);
+  return async (req: Request, res: Response) => {
     const account = callingAccount(res);
     // The service limits each API key: one account's calls never spend another's.
     const used = account.takeCall();
@@ -230,10 +181,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return sendFailure(res, 429, SERVICE_MESSAGE.rateLimited, `more than ${account.rateLimit} calls in the window`);
     }
 
-    const earnMatch = EARN_PATH.exec(req.path);
-    const operation: Operation | undefined = earnMatch
-      ? (ctx, params) => operations.earn(ctx, decodeURIComponent(earnMatch[1] ?? ''), params)
-      : ROUTES[req.path.replace(/\/$/, '')];
+    const operation = operationFor(req.path);
     if (!operation) return sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `unknown path ${req.method} ${req.path}`);
     if (req.method !== 'POST')
       return sendFailure(res, 402, SERVICE_MESSAGE.invalidUrl, `${req.path} takes POST, not ${req.method}`);
@@ -261,9 +209,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     // As the real service documents transaction: no figures at all (the sandbox's own are its addition).
     const data = faults.settings.bareTransactions && req.path.startsWith('/loyalty/v1/transaction') ? {} : outcome.data;
     res.json(replyBody(style, true, 200, outcome.message, data));
-  });
+  };
+}
 
-  app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+/** Errors from the body's readers and the rest: 413 for a body too large, the status a reader gave, else 500. */
+function answerError(sendFailure: SendFailure) {
+  return (error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large')
       return sendFailure(res, 413, SERVICE_MESSAGE.invalidSource, 'the body is too large');
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
@@ -273,25 +224,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       status === 500 ? 'Internal error' : SERVICE_MESSAGE.invalidSource,
       status === 500 ? 'unexpected error' : error.message,
     );
-  });
-
-  return {
-    app,
-    store: first.store,
-    faults,
-    credentials: first.credentials,
-    get refusedForRate() {
-      return accounts.all.reduce((sum, account) => sum + account.refusedForRate, 0);
-    },
-    get accounts() {
-      return accounts.all;
-    },
-    addAccount: (input = {}) => accounts.add(input),
-    removeAccount: (brandId) => accounts.remove(brandId),
   };
 }
-
-type SendFailure = (res: Response, httpStatus: number, message: string, detail: string) => void;
 
 /** No answer at all until the time is up, then the connection is dropped: a timeout, as the caller sees it. */
 function hang(res: Response, ms: number): void {

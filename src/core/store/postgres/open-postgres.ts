@@ -96,6 +96,35 @@ export async function openPostgresStore({
   poolSize = DEFAULT_POOL_SIZE,
   secrets = RecordSecrets.plain(),
 }: PostgresStoreConfig): Promise<OpenedStore & { store: PostgresStore }> {
+  const connections = openConnections(url, poolSize, logger);
+  const { work, ack, lease } = connections;
+  // Every key's takes in flight go in one statement: one taker for the process's limiters.
+  const takeFromWindow = windowTaker(work, WORK.statementMs + 500);
+  const store = new PostgresStore({
+    connections,
+    ackDeadlineMs: ACK.deadlineMs,
+    secrets,
+    migrate: () => migrate(connections, secrets, logger),
+  });
+  return {
+    store,
+    // The service counts by API key; the key itself is never written to the database, only a digest of it.
+    sharedLimiter: (limit, apiKey, windowMs) =>
+      createSharedRateLimiter({
+        pool: work,
+        take: takeFromWindow,
+        limit,
+        windowMs,
+        key: createHash('sha256').update(apiKey).digest('hex').slice(0, 24),
+      }),
+    release: async () => {
+      await Promise.all([work.end(), ack.end(), lease.end()]);
+    },
+  };
+}
+
+/** The three pools (work, acknowledgement, lease) and sessions of their own, each with its own waits. */
+function openConnections(url: string, poolSize: number, logger: Logger): PgConnections {
   const common = {
     connectionString: url,
     // With the format: an instance that must raise the ledger's format sees who would misread it (ledger-format.ts).
@@ -130,7 +159,7 @@ export async function openPostgresStore({
     // A connection that breaks while idle is replaced; the error is not the process's end.
     pool.on('error', (error) => logger.warn({ err: error }, 'a PostgreSQL connection was lost; it will be replaced'));
   }
-  const connections: PgConnections = {
+  return {
     work,
     ack,
     lease,
@@ -140,59 +169,39 @@ export async function openPostgresStore({
       return client;
     },
   };
-  // Every key's takes in flight go in one statement: one taker for the process's limiters.
-  const takeFromWindow = windowTaker(work, WORK.statementMs + 500);
-  const store = new PostgresStore({
-    connections,
-    ackDeadlineMs: ACK.deadlineMs,
-    secrets,
-    migrate: async (): Promise<ResealReport> => {
-      // A session of its own, without the statement timeout: a migration of a large table may take minutes.
-      const client = await connections.session();
-      client.on('error', () => undefined);
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        // A ledger of a newer format is refused before any migration touches it.
-        const format = await checkLedgerFormat(client, 'the PostgreSQL ledger (DATABASE_URL)');
-        const applied = await runner({
-          dbClient: client,
-          dir: MIGRATIONS,
-          migrationsTable: 'lb_migrations',
-          direction: 'up',
-          singleTransaction: true,
-          noLock: true,
-          log: () => undefined,
-        });
-        if (applied.length > 0)
-          logger.info({ migrations: applied.map((migration) => migration.name) }, 'the ledger schema was migrated');
-        if (format.write) {
-          await writeLedgerFormat(client);
-          if (format.hadLedger) logger.info({ from: format.from, to: LEDGER_FORMAT }, 'the ledger format was raised');
-        }
-        // Format 2: secrets sealed, those of earlier releases (and those under SECRETS_KEY_PREVIOUS) by the
-        // first start with the key, under this lock: one instance at a time, never two passes at once.
-        const resealed = await resealRecords(client, secrets);
-        if (resealed.sealed + resealed.resealed > 0) await vacuumRecords(client, logger);
-        return resealed;
-      } finally {
-        // Ending the session lets go of the lock.
-        await client.end().catch(() => undefined);
-      }
-    },
-  });
-  return {
-    store,
-    // The service counts by API key; the key itself is never written to the database, only a digest of it.
-    sharedLimiter: (limit, apiKey, windowMs) =>
-      createSharedRateLimiter({
-        pool: work,
-        take: takeFromWindow,
-        limit,
-        windowMs,
-        key: createHash('sha256').update(apiKey).digest('hex').slice(0, 24),
-      }),
-    release: async () => {
-      await Promise.all([work.end(), ack.end(), lease.end()]);
-    },
-  };
+}
+
+/** The schema's migrations, the ledger's format and the secrets' sealing, one instance at a time. */
+async function migrate(connections: PgConnections, secrets: RecordSecrets, logger: Logger): Promise<ResealReport> {
+  // A session of its own, without the statement timeout: a migration of a large table may take minutes.
+  const client = await connections.session();
+  client.on('error', () => undefined);
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    // A ledger of a newer format is refused before any migration touches it.
+    const format = await checkLedgerFormat(client, 'the PostgreSQL ledger (DATABASE_URL)');
+    const applied = await runner({
+      dbClient: client,
+      dir: MIGRATIONS,
+      migrationsTable: 'lb_migrations',
+      direction: 'up',
+      singleTransaction: true,
+      noLock: true,
+      log: () => undefined,
+    });
+    if (applied.length > 0)
+      logger.info({ migrations: applied.map((migration) => migration.name) }, 'the ledger schema was migrated');
+    if (format.write) {
+      await writeLedgerFormat(client);
+      if (format.hadLedger) logger.info({ from: format.from, to: LEDGER_FORMAT }, 'the ledger format was raised');
+    }
+    // Format 2: secrets sealed, those of earlier releases (and those under SECRETS_KEY_PREVIOUS) by the
+    // first start with the key, under this lock: one instance at a time, never two passes at once.
+    const resealed = await resealRecords(client, secrets);
+    if (resealed.sealed + resealed.resealed > 0) await vacuumRecords(client, logger);
+    return resealed;
+  } finally {
+    // Ending the session lets go of the lock.
+    await client.end().catch(() => undefined);
+  }
 }
