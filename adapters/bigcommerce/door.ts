@@ -20,6 +20,13 @@ export const bigCommerceDoor = ({ stores, allowed, removedUsers }: BigCommerceDo
   frameAncestors: CONTROL_PANEL_ORIGINS,
   // A reload of the Load frame sends its payload again, with the frame's cookie (app-routes.ts).
   reloadsSignIn: true,
+  // The control panel opens every page (its Load callback): no sign-in, tokens or page of the bridge's own.
+  signIn: null,
+  platformSessions: null,
+  signInAgain: null,
+  noTabPage: false,
+  // No key of the platform's to sign pages with: the bridge keeps one.
+  pageKeys: [],
   async refusal({ shop, user, issuedAt }) {
     if (!(await stores.existing(shop)))
       return { status: 401, error: 'the app is not installed on this store any more' };

@@ -1,7 +1,7 @@
 // BigCommerce as the bridge needs it (src/core/platform-module.ts): its settings, its adapter, its order
 // source, which stores it serves, and its single-click app (flows.ts): the app's callbacks, the door of the
 // page it opens, and its checks of pending uninstalls.
-import type { PlatformModule } from '../../src/core/platform-module.ts';
+import type { PlatformModule, PlatformWiring, Shops } from '../../src/core/platform-module.ts';
 import { createBigCommerceAdapter } from './adapter.ts';
 import { AllowedStores } from './allowed-shops.ts';
 import { bigCommerceApp } from './flows.ts';
@@ -75,7 +75,7 @@ export const bigCommerceModule = {
     const storefront =
       clientId && clientSecret && publicUrl
         ? {
-            parts: bigCommerceStorefront({
+            capabilities: bigCommerceStorefront({
               clientId,
               clientSecret,
               stores,
@@ -89,33 +89,30 @@ export const bigCommerceModule = {
     return {
       own: { stores, allowed },
       ...app,
-      ...(storefront ? { storefront: storefront.parts, routes: [...(app.routes ?? []), storefront.route] } : {}),
+      ...(storefront ? { ...storefront.capabilities, routes: [...(app.routes ?? []), storefront.route] } : {}),
       ...(webhooks
         ? {
-            adapter: createBigCommerceAdapter({
-              clientSecret: settings.BIGCOMMERCE_CLIENT_SECRET,
-              headerSecretsFor: (storeHash) => stores.headerSecretsFor(storeHash),
-              apiFor: async (storeHash) => (await stores.get(storeHash))?.api,
-              defaultShop: settings.BIGCOMMERCE_STORE_HASH,
-            }),
+            webhooks: {
+              adapter: createBigCommerceAdapter({
+                clientSecret: settings.BIGCOMMERCE_CLIENT_SECRET,
+                headerSecretsFor: (storeHash) => stores.headerSecretsFor(storeHash),
+                apiFor: async (storeHash) => (await stores.get(storeHash))?.api,
+                defaultShop: settings.BIGCOMMERCE_STORE_HASH,
+              }),
+              admitShop: allowed.admit,
+              onStored: async () => {},
+            },
           }
         : {}),
-      source: bigCommerceOrderSource(stores, publicUrl, allowed),
-      storesToRead: {
-        configured: Boolean(stores.environmentShop),
-        connected: async () => (await stores.list()).length > 0,
+      orders: {
+        source: bigCommerceOrderSource(stores, publicUrl, allowed),
+        storesToRead: {
+          configured: Boolean(stores.environmentShop),
+          connected: async () => (await stores.list()).length > 0,
+        },
       },
-      admitShop: allowed.admit,
-      chosenByOperator: (shop) => allowed.chosenByOperator(shop),
-      shops: async () => (await stores.list()).map((each) => each.shop),
-      storeName: async (shop) => (await names.name(shop)) ?? bigCommerceStoreLabel(shop),
-      connections: bigCommerceConnections(stores),
-      // The stores that installed the app before stores had to be allowed, allowed once (earlier-installs.ts).
-      async prepare() {
-        const appInstalls = async () =>
-          (await stores.list()).filter((each) => each.via === 'app').map((each) => each.shop);
-        await allowEarlierInstalls(store, allowed, appInstalls, logger);
-      },
+      shops: bigCommerceShops({ store, stores, allowed, names, logger }),
+      connections: { list: bigCommerceConnections(stores) },
       subscriptions: bigCommerceSubscriptions(stores, publicUrl, settings.BIGCOMMERCE_WEBHOOK_SECRET),
     };
   },
@@ -139,3 +136,30 @@ export const bigCommerceModule = {
   needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
   demo: bigCommerceDemo,
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;
+
+/** The stores it serves: those installed or configured, each by the name BigCommerce gives it. */
+function bigCommerceShops({
+  store,
+  stores,
+  allowed,
+  names,
+  logger,
+}: {
+  store: PlatformWiring['store'];
+  stores: BigCommerceStores;
+  allowed: AllowedStores;
+  names: StoreNames;
+  logger: PlatformWiring['logger'];
+}): Shops {
+  return {
+    chosenByOperator: (shop) => allowed.chosenByOperator(shop),
+    list: async () => (await stores.list()).map((each) => each.shop),
+    storeName: async (shop) => (await names.name(shop)) ?? bigCommerceStoreLabel(shop),
+    // The stores that installed the app before stores had to be allowed, allowed once (earlier-installs.ts).
+    async prepare() {
+      const appInstalls = async () =>
+        (await stores.list()).filter((each) => each.via === 'app').map((each) => each.shop);
+      await allowEarlierInstalls(store, allowed, appInstalls, logger);
+    },
+  };
+}

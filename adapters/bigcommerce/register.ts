@@ -1,6 +1,6 @@
 // The CLI's register for BigCommerce: a store's hooks put right (subscriptions.ts), each carrying the
 // header secret the bridge checks.
-import type { PlatformParts } from '../../src/core/platform-module.ts';
+import type { Subscriptions } from '../../src/core/platform-module.ts';
 import type { BigCommerceStores } from './stores.ts';
 import { registerBigCommerceHooks } from './subscriptions.ts';
 
@@ -8,7 +8,7 @@ export const bigCommerceSubscriptions = (
   stores: BigCommerceStores,
   publicUrl: string | undefined,
   headerSecret: string | undefined,
-): NonNullable<PlatformParts['subscriptions']> => ({
+): Subscriptions => ({
   async register(shop, say) {
     const storeHash = shop ?? stores.environmentShop;
     const api = storeHash ? (await stores.get(storeHash))?.api : undefined;

@@ -1,4 +1,4 @@
-// The widget on a BigCommerce store (StorefrontParts.widget): one script of ours on each Stencil storefront
+// The widget on a BigCommerce store (capabilities/widget.ts): one script of ours on each Stencil storefront
 // (storefront-channels.ts), in that storefront's Script Manager, whose src is the bridge's widget.js
 // (storefront-widget.ts), kept with the Scripts API (BigCommerce's docs: reference/scripts.v3.yml,
 // docs/integrations/scripts.mdx). A script renders on the one channel it names (channel_id). An app sees only the
@@ -6,7 +6,7 @@
 // a store whose merchant deleted one in Script Manager, or one that holds two on a channel after a race, or a
 // storefront added or archived since, is put right by the next put.
 import PQueue from 'p-queue';
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { StoreWidget } from '../../src/core/platform-module.ts';
 import { asRecord } from '../shared/json.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './admin-api.ts';
 import { widgetChannels, type WidgetChannels } from './storefront-channels.ts';
@@ -139,7 +139,7 @@ async function putOn(api: BigCommerceApi, channelId: number, mine: Script[], scr
 export function bigCommerceWidget(
   apiFor: (shop: string) => Promise<BigCommerceApi | undefined>,
   wantedSrc?: (shop: string) => string,
-): NonNullable<StorefrontParts['widget']> {
+): StoreWidget {
   const apiOf = async (shop: string) => {
     const api = await apiFor(shop);
     if (!api) throw new BigCommerceApiError(`the bridge holds no access to the BigCommerce store ${shop}`, 401, false);

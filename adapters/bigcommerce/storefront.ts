@@ -1,10 +1,10 @@
-// BigCommerce's storefront part (src/core/platform-module.ts, StorefrontParts). The widget is a script the bridge
+// BigCommerce's storefront capabilities (src/core/capabilities/: storefront, codes, widget). The widget is a script the bridge
 // registers with the Scripts API (storefront-script.ts) and serves itself (storefront-widget.ts); it asks the
 // bridge directly from the store's own domain, so its route takes calls from any page (cors 'any-page'), with the
 // current-customer token BigCommerce signs for the app as its one credential (current-customer.ts). The
 // customer's contact comes from their record (storefront-contact.ts); each reward is its own promotion with one
 // code (promotion-codes.ts). What the install must approve first: storefront-readiness.ts.
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { PlatformParts } from '../../src/core/platform-module.ts';
 import type { AllowedStores } from './allowed-shops.ts';
 import { bigCommerceCustomerAsker } from './current-customer.ts';
 import { bigCommercePromotionCodes } from './promotion-codes.ts';
@@ -24,7 +24,9 @@ export interface BigCommerceStorefrontOptions {
   onRefused?: (reason: string) => void;
 }
 
-export function bigCommerceStorefront(options: BigCommerceStorefrontOptions): StorefrontParts {
+export function bigCommerceStorefront(
+  options: BigCommerceStorefrontOptions,
+): Required<Pick<PlatformParts, 'storefront' | 'codes' | 'widget'>> {
   const { stores, allowed } = options;
   // A store the bridge serves and holds access to. A confirmed uninstall forgets the app's token before it turns
   // the storefront off (uninstall-checks.ts), so the switch's check after its write sees it.
@@ -32,9 +34,10 @@ export function bigCommerceStorefront(options: BigCommerceStorefrontOptions): St
   const apiFor = async (shop: string) => (await stores.get(shop))?.api;
   const rewardsReadiness = (shop: string) =>
     bigCommerceReadiness(stores, shop, REWARD_SCOPES, 'make the promotions that rewards are paid with');
-  return {
+  const storefront = {
     served,
     cors: { origins: 'any-page', headers: ['authorization'] },
+    entrances: [],
     customer: bigCommerceCustomerAsker({
       clientId: options.clientId,
       clientSecrets: [options.clientSecret],
@@ -52,6 +55,9 @@ export function bigCommerceStorefront(options: BigCommerceStorefrontOptions): St
         STOREFRONT_SCOPES,
         'put the points launcher on each of your storefronts and read who your signed-in customers are',
       ),
+  } satisfies PlatformParts['storefront'];
+  return {
+    storefront,
     codes: {
       ...bigCommercePromotionCodes(
         apiFor,
@@ -64,6 +70,8 @@ export function bigCommerceStorefront(options: BigCommerceStorefrontOptions): St
       readiness: rewardsReadiness,
       // BigCommerce documents no way to keep a code to one customer (promotion-codes.ts).
       forOneCustomer: false,
+      // BigCommerce counts a coupon's uses with the order.
+      usesCountedLate: false,
     },
     widget: bigCommerceWidget(apiFor),
   };

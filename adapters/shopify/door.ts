@@ -15,7 +15,7 @@ const looksLikeSessionToken = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test
 
 export function shopifyPageDoor(
   parts: Pick<ShopifyFlowParts, 'shopify' | 'allowed' | 'signatures' | 'installed' | 'embedded' | 'logger'>,
-): MerchantDoor {
+): Omit<MerchantDoor, 'pageKeys'> {
   const { shopify, allowed, signatures, installed, embedded, logger } = parts;
   const { access } = shopify;
 
@@ -59,5 +59,8 @@ export function shopifyPageDoor(
     signInAgain: SHOPIFY_ADMIN,
     // Inside the admin there is no page of the bridge's own: the App URL opens it, and no other way in.
     noTabPage: embedded,
+    // The page takes its own address, /shopify/store; Shopify's admin signs each visit with a fresh session token.
+    reloadsSignIn: false,
+    signIn: null,
   };
 }

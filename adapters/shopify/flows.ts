@@ -28,7 +28,7 @@ export function shopifyFlows(
     secrets: readonly string[];
   },
   wiring: Pick<PlatformWiring, 'store' | 'logger' | 'subscriptionsChanged'>,
-): Pick<PlatformParts, 'routes' | 'door' | 'pageKeys'> {
+): Pick<PlatformParts, 'routes' | 'door'> {
   const app = shopify?.app;
   const signatures = shopify?.signatures;
   if (!shopify || !app || !signatures || !apiKey || secrets.length === 0) return {};
@@ -63,7 +63,6 @@ export function shopifyFlows(
         : []),
       ...install.routes,
     ],
-    door: shopifyPageDoor(parts),
-    pageKeys: secrets,
+    door: { ...shopifyPageDoor(parts), pageKeys: secrets },
   };
 }

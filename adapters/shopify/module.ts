@@ -11,7 +11,7 @@ import { DeclaredDeliveries } from './declared-deliveries.ts';
 import { shopifyDemo } from './demo.ts';
 import { shopifyFlows } from './flows.ts';
 import { shopifyInstalls } from './installs.ts';
-import { operatorNotes, SKIP_REASONS } from './operator-notes.ts';
+import { shopifyNotes } from './operator-notes.ts';
 import { shopifyOrderSource } from './order-source.ts';
 import { shopifySubscriptions } from './register.ts';
 import { UNCONFIRMED } from './subscriptions.ts';
@@ -115,56 +115,65 @@ export const shopifyModule = {
       ...shopifyFlows({ platform: NAME, shopify, allowed, apiKey: settings.SHOPIFY_API_KEY, secrets }, wiring),
       ...(settings.SHOPIFY_API_SECRET
         ? {
-            adapter: createShopifyAdapter({
-              apiSecrets: secrets,
-              admin: shopify?.apis,
-              onScopesChanged: (shop, scopes) => {
-                wiring.logger.info(
-                  { shop, scopes },
-                  'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again',
-                );
-                wiring.subscriptionsChanged(shop);
-              },
-            }),
+            webhooks: {
+              adapter: createShopifyAdapter({
+                apiSecrets: secrets,
+                admin: shopify?.apis,
+                onScopesChanged: (shop, scopes) => {
+                  wiring.logger.info(
+                    { shop, scopes },
+                    'Shopify says the app’s scopes changed; the shop’s subscriptions and scopes are checked again',
+                  );
+                  wiring.subscriptionsChanged(shop);
+                },
+              }),
+              admitShop: admitShopifyShop(allowed, shopify?.access),
+              // A delivery through the app's configuration lets the shop's own copy of that subscription go (subscriptions.ts).
+              onStored: async (info: DeliveryInfo, result: 'accepted' | 'duplicate') =>
+                shopify?.declared.note(info, result),
+            },
           }
         : {}),
       ...(shopify
         ? {
-            source: shopifyOrderSource(shopify, allowed, {
-              bulkThreshold: settings.SHOPIFY_BULK_THRESHOLD,
-              exclusive: (name, fn) => wiring.store.exclusive(name, fn),
-            }),
-            // A delivery through the app's configuration lets the shop's own copy of that subscription go (subscriptions.ts).
-            onStored: (info: DeliveryInfo, result: 'accepted' | 'duplicate') => shopify.declared.note(info, result),
+            orders: {
+              source: shopifyOrderSource(shopify, allowed, {
+                bulkThreshold: settings.SHOPIFY_BULK_THRESHOLD,
+                exclusive: (name, fn) => wiring.store.exclusive(name, fn),
+              }),
+              // Its shops are read from the start: installed and named ones are known at build.
+              storesToRead: { configured: true, connected: async () => false },
+            },
             installs: shopifyInstalls(shopify, allowed, wiring.logger),
+            subscriptions: shopifySubscriptions(shopify),
           }
         : {}),
-      admitShop: admitShopifyShop(allowed, shopify?.access),
-      operatorNotes: operatorNotes(wiring.store),
-      skipReasons: SKIP_REASONS,
-      async chosenByOperator(shop) {
-        const allowance = await allowed.check(shop);
-        return allowance.allowed && allowance.why !== 'open';
+      notes: shopifyNotes(wiring.store),
+      shops: {
+        list: async () => [...((await shopify?.access.shops()) ?? []), ...(await allowed.named())],
+        // Shopify's shops are named by their myshopify.com address, which the page shows as it is.
+        storeName: async () => undefined,
+        async chosenByOperator(shop) {
+          const allowance = await allowed.check(shop);
+          return allowance.allowed && allowance.why !== 'open';
+        },
+        prepare: async () => {},
       },
-      shops: async () => [...((await shopify?.access.shops()) ?? []), ...(await allowed.named())],
-      ...(shopify ? { subscriptions: shopifySubscriptions(shopify) } : {}),
       // The storefront: behind the app proxy, which signs with the app's client secret.
       ...(shopify?.app
-        ? {
-            storefront: shopifyStorefront({
-              apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
-              allowed,
-              access: shopify.access,
-              apis: shopify.apis,
-              onRefused: (reason, entrance) =>
-                wiring.logger.info(
-                  { reason },
-                  entrance === 'app proxy'
-                    ? 'a storefront request through the Shopify app proxy was refused'
-                    : 'a customer account extension’s request was refused',
-                ),
-            }),
-          }
+        ? shopifyStorefront({
+            apps: [shopify.app, ...(shopify.previousApp ? [shopify.previousApp] : [])],
+            allowed,
+            access: shopify.access,
+            apis: shopify.apis,
+            onRefused: (reason, entrance) =>
+              wiring.logger.info(
+                { reason },
+                entrance === 'app proxy'
+                  ? 'a storefront request through the Shopify app proxy was refused'
+                  : 'a customer account extension’s request was refused',
+              ),
+          })
         : {}),
     };
   },

@@ -1,11 +1,12 @@
 // What Shopify's operator and merchants are told in their words: on the connections panel, how to serve a shop
 // whose deliveries were ignored, and orders that arrived with the customer's contact details hidden (protected
 // customer data not granted); on a merchant's page, the same orders.
-import type { PlatformParts } from '../../src/core/platform-module.ts';
+import type { PlatformNotes } from '../../src/core/platform-module.ts';
 import type { OperatorQueries } from '../../src/core/store/roles/queries.ts';
 import { counted } from '../../src/counted.ts';
 
-export const operatorNotes = (store: Pick<OperatorQueries, 'countOrders'>): PlatformParts['operatorNotes'] => ({
+export const shopifyNotes = (store: Pick<OperatorQueries, 'countOrders'>): PlatformNotes => ({
+  skipReasons: SKIP_REASONS,
   notServed: 'add a shop of yours to SHOPIFY_SHOPS',
   async attention() {
     // From the counts the store keeps, not a scan of the orders.

@@ -1,6 +1,6 @@
 // The CLI's register for Shopify: each shop's webhook subscriptions put right (subscriptions.ts), as the
 // running bridge does by itself at start, after each install and on each reconciliation.
-import type { PlatformParts } from '../../src/core/platform-module.ts';
+import type { Subscriptions } from '../../src/core/platform-module.ts';
 import type { ShopifyAccess } from './access.ts';
 import type { ShopifyAdminApis } from './admin-api.ts';
 import type { DeclaredDeliveries } from './declared-deliveries.ts';
@@ -12,7 +12,7 @@ export const shopifySubscriptions = (shopify: {
   apis: ShopifyAdminApis;
   appUrl: string | undefined;
   declared: DeclaredDeliveries;
-}): NonNullable<PlatformParts['subscriptions']> => ({
+}): Subscriptions => ({
   async register(shop, say) {
     const { appUrl } = shopify;
     if (!appUrl)

@@ -1,11 +1,11 @@
-// Shopify's storefront part (src/core/platform-module.ts, StorefrontParts): who is asking, from the app
+// Shopify's storefront capabilities (src/core/capabilities/storefront.ts and codes.ts): who is asking, from the app
 // proxy's signature alone (app-proxy.ts), for a shop the bridge serves and has installed; the customer's
 // contact from the shop's customer record (storefront-contact.ts); whether the install can serve the
 // storefront (storefront-readiness.ts); and a reward's discount codes (discount-codes.ts, discount-readiness.ts).
 // No other parameter, header or cookie decides anything. Its other entrance is the customer account
 // extension's (customer-account-entrance.ts), with a session token instead of the proxy's signature.
 import type { Shopify } from '@shopify/shopify-api';
-import type { PlatformRequest, StorefrontParts } from '../../src/core/platform-module.ts';
+import type { PlatformParts, PlatformRequest, Storefront } from '../../src/core/platform-module.ts';
 import type { ShopifyAccess } from './access.ts';
 import type { ShopifyAdminApis } from './admin-api.ts';
 import type { AllowedShops } from './allowed-shops.ts';
@@ -26,12 +26,15 @@ export interface ShopifyStorefrontOptions {
   onRefused?: (reason: string, entrance: 'app proxy' | 'customer account') => void;
 }
 
-export function shopifyStorefront(options: ShopifyStorefrontOptions): StorefrontParts {
+export function shopifyStorefront(
+  options: ShopifyStorefrontOptions,
+): Required<Pick<PlatformParts, 'storefront' | 'codes'>> {
   const { apps, allowed, access, apis } = options;
   // A shop the bridge serves and holds an install of. An uninstall forgets the install before it turns the
-  // storefront off (intake.ts), so the switch's check after its write (StorefrontParts.served) sees it.
+  // storefront off (intake.ts), so the switch's check after its write (Storefront.served) sees it.
   const served = async (shop: string) => (await allowed.check(shop)).allowed && (await access.hasAccess(shop));
-  return {
+  const storefront: Storefront = {
+    cors: null,
     served,
     async customer(request: PlatformRequest) {
       const checked = await checkAppProxy(apps, request.query);
@@ -49,6 +52,13 @@ export function shopifyStorefront(options: ShopifyStorefrontOptions): Storefront
     },
     contact: (shop, customerId) => customerContact(apis.for(shop), customerId),
     readiness: (shop) => storefrontReadiness(shop, { access, apis }),
+    // In the customer's account: the customer account extension's calls, with its session token.
+    entrances: [
+      customerAccountEntrance({ apps, served, onRefused: (reason) => options.onRefused?.(reason, 'customer account') }),
+    ],
+  };
+  return {
+    storefront,
     codes: {
       // A make refused for want of write_discounts says how this install gets it, as readiness does.
       ...shopifyDiscountCodes(apis, async (shop) => {
@@ -62,9 +72,5 @@ export function shopifyStorefront(options: ShopifyStorefrontOptions): Storefront
       // the actual usage count until the asynchronous process is completed." (shopify.dev, Admin GraphQL, 2026-01)
       usesCountedLate: true,
     },
-    // In the customer's account: the customer account extension's calls, with its session token.
-    entrances: [
-      customerAccountEntrance({ apps, served, onRefused: (reason) => options.onRefused?.(reason, 'customer account') }),
-    ],
   };
 }

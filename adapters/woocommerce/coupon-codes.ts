@@ -1,4 +1,4 @@
-// A reward's discount code on a WooCommerce store (StorefrontParts.codes): a coupon made with the REST API v3
+// A reward's discount code on a WooCommerce store (capabilities/codes.ts): a coupon made with the REST API v3
 // (POST /wp-json/wc/v3/coupons; WooCommerce's WC_REST_Coupons_V2_Controller, which v3 extends): the reward's
 // fixed amount off the cart (fixed_cart), its minimum order (minimum_amount), used once (usage_limit 1) and once
 // by a customer (usage_limit_per_user 1), always alone in its order (individual_use: WooCommerce's product and
@@ -17,7 +17,7 @@
 // ("does not have write permissions"), a user without the capability with 403 woocommerce_rest_cannot_create;
 // either way the make is 'not-allowed', in words.
 import { z } from 'zod';
-import type { DiscountCodeRequest, MadeCode, StorefrontParts } from '../../src/core/platform-module.ts';
+import type { DiscountCodeRequest, MadeCode, StoreCodes } from '../../src/core/platform-module.ts';
 import { WooRestError, type WooRestClient } from './admin-api.ts';
 
 /** What the merchant reads when the store's key may not make coupons, unless the caller says how to fix it. */
@@ -70,7 +70,7 @@ export function wooCouponCodes(
   restFor: (shop: string) => Promise<WooRestClient | undefined>,
   /** Why this store's key may not make coupons, and what the merchant does about it (its readiness's words). */
   whyNotAllowed?: (shop: string) => Promise<string | undefined>,
-): Omit<NonNullable<StorefrontParts['codes']>, 'readiness'> {
+): Omit<StoreCodes, 'readiness' | 'usesCountedLate'> {
   const rest = async (shop: string) => {
     const found = await restFor(shop);
     if (!found) throw new WooRestError(`the bridge has no access to the WooCommerce store ${shop}`, 'refused');

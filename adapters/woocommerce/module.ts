@@ -101,42 +101,51 @@ export const wooModule = {
       own: stores,
       ...(webhooks
         ? {
-            adapter: createWooAdapter({
-              secrets: (shop) => stores.secretsFor(shop),
-              url: settings.WOOCOMMERCE_URL,
-            }),
+            webhooks: {
+              adapter: createWooAdapter({
+                secrets: (shop) => stores.secretsFor(shop),
+                url: settings.WOOCOMMERCE_URL,
+              }),
+              // A delivery signed by a store's own secret is that store's: every one is served.
+              admitShop: async () => undefined,
+              onStored: async () => {},
+            },
           }
         : {}),
-      source: wooOrderSource(stores, publicUrl),
-      storesToRead: {
-        // The configured store has a key: its orders can be read.
-        configured: Boolean(
-          settings.WOOCOMMERCE_URL && settings.WOOCOMMERCE_CONSUMER_KEY && settings.WOOCOMMERCE_CONSUMER_SECRET,
-        ),
-        connected: async () => (await stores.list()).some((each) => each.rest),
+      orders: {
+        source: wooOrderSource(stores, publicUrl),
+        storesToRead: {
+          // The configured store has a key: its orders can be read.
+          configured: Boolean(
+            settings.WOOCOMMERCE_URL && settings.WOOCOMMERCE_CONSUMER_KEY && settings.WOOCOMMERCE_CONSUMER_SECRET,
+          ),
+          connected: async () => (await stores.list()).some((each) => each.rest),
+        },
       },
       // Only the operator connects a store (the dashboard, the CLI, or a link made for its merchant). The store of
       // WOOCOMMERCE_URL is theirs too; without one, the webhook secret alone names no store, and any store it signs
       // for is the one merchant's (a single-merchant bridge configured by hand). With a URL, the secret opens that
       // store alone.
-      async chosenByOperator(shop) {
-        const connected = await stores.get(shop);
-        // Unless they connected it for its merchant, who sets up their own account (store-pages.ts).
-        if (connected !== undefined) return !connected.forMerchant;
-        return settings.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && stores.environmentShop === undefined;
-      },
-      shops: async () => (await stores.list()).map((each) => each.shop),
-      storeName: async (shop) => (await names.name(shop)) ?? wooStoreLabel(shop),
-      // Old shop names moved to the one name, after what the inbox still holds under them is folded.
-      async prepare(foldInbox) {
-        const known = new Set((await stores.list()).map((each) => each.shop));
-        if (stores.environmentShop) known.add(stores.environmentShop);
-        await new WooIdentityMigration(store, logger).run([...known], foldInbox);
+      shops: {
+        async chosenByOperator(shop) {
+          const connected = await stores.get(shop);
+          // Unless they connected it for its merchant, who sets up their own account (store-pages.ts).
+          if (connected !== undefined) return !connected.forMerchant;
+          return settings.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && stores.environmentShop === undefined;
+        },
+        list: async () => (await stores.list()).map((each) => each.shop),
+        storeName: async (shop) => (await names.name(shop)) ?? wooStoreLabel(shop),
+        // Old shop names moved to the one name, after what the inbox still holds under them is folded.
+        async prepare(foldInbox) {
+          const known = new Set((await stores.list()).map((each) => each.shop));
+          if (stores.environmentShop) known.add(stores.environmentShop);
+          await new WooIdentityMigration(store, logger).run([...known], foldInbox);
+        },
       },
       routes: [callback, ...pages.routes, ...(pluginRoutes?.routes ?? [])],
-      ...(pluginRoutes ? { storefront: pluginRoutes.storefront } : {}),
+      ...pluginRoutes?.storefront,
       door: pages.door,
-      connections: wooConnections(stores),
+      connections: { list: wooConnections(stores) },
       connect: operatorConnect({ store, publicUrl, appName, addresses: storeAddresses, logger }),
     };
   },

@@ -15,7 +15,7 @@ export class WooRestError extends BridgeError<WooRestErrorCode> {
   readonly status: number | undefined;
   /**
    * The store no longer lets the bridge in: its key refused (revoked in WooCommerce), or no store held at all; not a
-   * key that got in but may not do this (403). The code sweeper reads it (StorefrontParts.codes).
+   * key that got in but may not do this (403). The code sweeper reads it (capabilities/codes.ts).
    */
   readonly accessGone: boolean;
   /** Asking again later may succeed (the store did not answer), as Shopify's and BigCommerce's errors say. */

@@ -1,11 +1,11 @@
-// WooCommerce's storefront part (src/core/platform-module.ts, StorefrontParts). Nothing of the bridge's can be put
+// WooCommerce's storefront capabilities (src/core/capabilities/: storefront, codes, the plugin). Nothing of the bridge's can be put
 // on a WooCommerce store from outside: the merchant installs our WordPress plugin (wordpress/loyalty-bridge/,
 // docs/wordpress-plugin.md) and connects it with a one-time code from their page (plugin-connect.ts). The plugin
 // prints the widget's script (storefront-widget.ts), so there is no `widget` part to put, and signs who the
 // signed-in customer is, with their e-mail and phone (plugin-identity.ts): the contact comes with the token, and
 // `contact` reads nothing. The widget asks the bridge directly from the store's own domain (cors 'any-page'), with
 // that token as its one credential.
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { PlatformParts, StorePlugin } from '../../src/core/platform-module.ts';
 import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import { issuePluginCode } from './plugin-connect.ts';
 import { wooCustomerAsker } from './plugin-identity.ts';
@@ -36,10 +36,12 @@ export interface WooStorefrontOptions {
   /** Why a request was refused, for the operator's log: never the token. */
   onRefused?: (reason: string) => void;
   /** Where the merchant downloads the plugin (plugin-download.ts). */
-  pluginDownload?: StorefrontParts['pluginDownload'];
+  pluginDownload: StorePlugin['download'];
 }
 
-export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
+export function wooStorefront(
+  options: WooStorefrontOptions,
+): Required<Pick<PlatformParts, 'storefront' | 'codes' | 'plugin'>> {
   const { store, stores } = options;
   const keyOf: KeyOf = (shop) => pluginKeyOf(store, shop);
   const restFor = async (shop: string) => (await stores.get(shop))?.rest;
@@ -50,9 +52,10 @@ export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
   // Who may ask: a customer or guest of a served store whose plugin is connected (a customer's token is checked
   // under that key besides).
   const asked = async (shop: string) => (await served(shop)) && (await keyOf(shop)) !== undefined;
-  return {
+  const storefront = {
     served,
     cors: { origins: 'any-page', headers: ['authorization'] },
+    entrances: [],
     customer: wooCustomerAsker({
       keyOf,
       served: asked,
@@ -66,22 +69,30 @@ export function wooStorefront(options: WooStorefrontOptions): StorefrontParts {
       if ((await keyOf(shop)) === undefined) return { ready: false, missingScopes: [], why: PLUGIN_NOT_CONNECTED };
       return { ready: true };
     },
-    // A code gets whoever holds it the store's plugin key (they can sign any customer in): only for an administrator
-    // of the site, as the plugin signs at its door (`mayConnect`, manage_options and unfiltered_html), or, before any
-    // plugin is connected, for whoever signed in as the store's manager (the first connection has no door yet).
-    async pluginCode(shop, { mayConnect }) {
+  } satisfies PlatformParts['storefront'];
+  // A code gets whoever holds it the store's plugin key (they can sign any customer in): only for an administrator
+  // of the site, as the plugin signs at its door (`mayConnect`, manage_options and unfiltered_html), or, before any
+  // plugin is connected, for whoever signed in as the store's manager (the first connection has no door yet).
+  const plugin: StorePlugin = {
+    async code(shop, { mayConnect }) {
       if (mayConnect === false) return { refused: PLUGIN_CODE_REFUSALS.notAdministrator };
       if (mayConnect === undefined && (await keyOf(shop)) !== undefined)
         return { refused: PLUGIN_CODE_REFUSALS.connectedAlready };
       return issuePluginCode(store, shop, options.publicUrl);
     },
-    ...(options.pluginDownload ? { pluginDownload: options.pluginDownload } : {}),
+    download: options.pluginDownload,
+  };
+  return {
+    storefront,
+    plugin,
     codes: {
       ...wooCouponCodes(restFor, async (shop) => {
         const ready = await rewardsReadiness(shop);
         return ready.ready ? undefined : ready.why;
       }),
       readiness: rewardsReadiness,
+      // WooCommerce's usage_count is counted with the order.
+      usesCountedLate: false,
     },
   };
 

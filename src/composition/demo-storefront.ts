@@ -4,7 +4,7 @@
 // kept in memory, as the platform's store would keep them, and used once at the demo store page's checkout. The
 // bridge's side (the storefront routes, reservations, the redeem at the order) is the real one. At start the shop's
 // storefront is turned on with a reward a demo customer can afford, unless its merchant set rewards already.
-import type { DemoStorefront, DiscountCodeRequest, StorefrontParts } from '../core/platform-module.ts';
+import type { DemoStorefront, DiscountCodeRequest, PlatformParts, StoreCodes } from '../core/platform-module.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { saveRewards, shopRewards, type Reward } from '../core/storefront/rewards.ts';
 import { setStorefront } from '../core/storefront/storefront-switch.ts';
@@ -35,7 +35,7 @@ export class DemoCodes {
   readonly #codes = new Map<string, DemoCode>();
   #made = 0;
 
-  readonly parts: NonNullable<StorefrontParts['codes']> = {
+  readonly parts: StoreCodes = {
     make: async (request) => {
       const platformId = `demo-code-${++this.#made}`;
       this.#codes.set(request.code.toUpperCase(), { request, platformId, uses: 0, removed: false });
@@ -52,6 +52,8 @@ export class DemoCodes {
     },
     // The checkout takes it from the customer it was made for alone.
     forOneCustomer: true,
+    // Counted at the demo's checkout, with the order.
+    usesCountedLate: false,
     readiness: async () => ({ ready: true }),
   };
 
@@ -75,17 +77,29 @@ export class DemoCodes {
   }
 }
 
-/** The demo shop's storefront part, while the demo plays: nothing opens once it stopped. */
+/** The demo shop's storefront and codes, while the demo plays: nothing opens once it stopped. */
 export function demoStorefrontParts(parts: {
   shop: string;
   storefront: DemoStorefront;
   secret: string;
   codes: DemoCodes;
   playing(): boolean;
-}): StorefrontParts {
+}): Required<Pick<PlatformParts, 'storefront' | 'codes'>> {
   const { shop, storefront, secret, codes, playing } = parts;
+  return { storefront: demoIdentity(shop, storefront, secret, playing), codes: codes.parts };
+}
+
+function demoIdentity(
+  shop: string,
+  storefront: DemoStorefront,
+  secret: string,
+  playing: () => boolean,
+): NonNullable<PlatformParts['storefront']> {
   const { customer } = storefront;
   return {
+    // Behind the demo's own page, same-origin, with one way in.
+    cors: null,
+    entrances: [],
     served: async (asked) => asked === shop && playing(),
     customer: async (request) => (playing() ? storefront.asker(request, secret) : { kind: 'refused' }),
     async contact(asked, customerId) {
@@ -93,7 +107,6 @@ export function demoStorefrontParts(parts: {
       return { email: customer.of.email, ...(customer.of.phone ? { phone: customer.of.phone } : {}) };
     },
     readiness: async () => ({ ready: true }),
-    codes: codes.parts,
   };
 }
 

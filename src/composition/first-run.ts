@@ -156,8 +156,11 @@ export class FirstRun {
       if (!api || !built) continue;
       const url = () => `${this.#url}${DEMO_PAGE_PREFIX}${API_PATH}/${player.platform}`;
       const reading = api.adapter({ url, secret: player.secret });
-      const adapter = demoReadingAdapter(built.parts.adapter, reading, player.shop);
-      built.parts.adapter = adapter;
+      const webhooks = built.parts.webhooks;
+      const adapter = demoReadingAdapter(webhooks?.adapter, reading, player.shop);
+      built.parts.webhooks = webhooks
+        ? { ...webhooks, adapter }
+        : { adapter, admitShop: async () => undefined, onStored: async () => {} };
       this.#o.platforms.adapters[player.platform] = adapter;
     }
     for (const shopper of this.#shoppers) {
@@ -165,13 +168,16 @@ export class FirstRun {
       const built = this.#o.platforms.modules.find(({ module }) => module.name === player.platform);
       if (!built || built.parts.storefront) continue;
       this.#lent.push(shopper);
-      built.parts.storefront = demoStorefrontParts({
-        shop: player.shop,
-        storefront,
-        secret: player.secret,
-        codes,
-        playing: () => this.running,
-      });
+      Object.assign(
+        built.parts,
+        demoStorefrontParts({
+          shop: player.shop,
+          storefront,
+          secret: player.secret,
+          codes,
+          playing: () => this.running,
+        }),
+      );
     }
   }
 
@@ -281,7 +287,8 @@ export class FirstRun {
     const { platforms, logger, pace, engine } = this.#o;
     this.#url = url;
     // A store connected or installed since (the demo's own shops are configured, never connected).
-    for (const { parts: built } of platforms.modules) if (await built.storesToRead?.connected()) return undefined;
+    for (const { parts: built } of platforms.modules)
+      if (await built.orders?.storesToRead.connected()) return undefined;
     // A store connected while the check above awaited: stop() came before there was a demo to stop.
     if (this.#stopped) return undefined;
     await giveDemoShopsTheirAccounts(this.#players, this.#o.registry, sandbox, logger);

@@ -103,10 +103,11 @@ export async function httpSurface(
     shopRoutes,
     logger,
     adminToken,
-    (platform, parts) =>
+    (platform, { storefront: identity, codes }) =>
       storefrontRoutes({
         platform,
-        storefront: parts,
+        storefront: identity,
+        makesCodes: codes !== undefined,
         store,
         accounts,
         reader: storefront.reader,

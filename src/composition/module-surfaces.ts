@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type express from 'express';
 import { randomBytes } from 'node:crypto';
-import type { PlatformRoute, StorefrontParts } from '../core/platform-module.ts';
+import type { PlatformParts, PlatformRoute, Storefront } from '../core/platform-module.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { SecretsKeyMissingError } from '../core/store/record-secrets.ts';
 import { bridgeShopTokens } from '../http/bridge-shop-token.ts';
@@ -23,17 +23,23 @@ export async function registeredSurfaces(
   logger: Logger,
   adminToken?: string,
   /** The storefront's routes of a module with a `storefront` part (src/http/storefront-routes.ts). */
-  storefrontRoutes?: (platform: string, storefront: StorefrontParts) => PlatformRoute[],
+  storefrontRoutes?: (
+    platform: string,
+    parts: Pick<PlatformParts, 'codes'> & { storefront: Storefront },
+  ) => PlatformRoute[],
 ): Promise<Array<{ name: string; routes: express.Router; door: RequestHandler | undefined }>> {
   const surfaces = [];
   // One reader for every module's routes: the limits on bodies read at once hold across them.
   const readBody = bodyReader(ROUTE_BODY_LIMITS);
   for (const { module, parts: own } of built) {
-    const storefront = own.storefront && storefrontRoutes ? storefrontRoutes(module.name, own.storefront) : [];
+    const storefront =
+      own.storefront && storefrontRoutes
+        ? storefrontRoutes(module.name, { storefront: own.storefront, codes: own.codes })
+        : [];
     const parts = storefront.length > 0 ? { ...own, routes: [...(own.routes ?? []), ...storefront] } : own;
     if (!parts.routes && !parts.door) continue;
     // A platform that gives a secret keys its sessions from it (no key need be kept); any other, from a kept key.
-    let keys = parts.pageKeys && parts.pageKeys.length > 0 ? parts.pageKeys : undefined;
+    let keys = parts.door && parts.door.pageKeys.length > 0 ? parts.door.pageKeys : undefined;
     try {
       if (!keys && parts.door) keys = [await keptPageKey(store, `${module.name}-store-page`)];
     } catch (error) {

@@ -74,18 +74,17 @@ export function buildPlatforms(
   const partsOf = (name: string) => modules.find(({ module }) => module.name === name)?.parts;
 
   const adapters = Object.fromEntries(
-    modules.flatMap(({ module, parts }) => (parts.adapter ? [[module.name, parts.adapter]] : [])),
+    modules.flatMap(({ module, parts }) => (parts.webhooks ? [[module.name, parts.webhooks.adapter]] : [])),
   ) as Platforms['adapters'];
   const sources: OrderSource[] = [];
   const storeAdded = (platform: string) => {
-    const source = partsOf(platform)?.source;
+    const source = partsOf(platform)?.orders?.source;
     if (source && !sources.includes(source)) sources.push(source);
   };
-  for (const { module, parts } of modules)
-    if (!parts.storesToRead || parts.storesToRead.configured) storeAdded(module.name);
+  for (const { module, parts } of modules) if (parts.orders?.storesToRead.configured) storeAdded(module.name);
   const discoverStores = async () => {
     for (const { module, parts } of modules)
-      if (parts.source && !sources.includes(parts.source) && (await parts.storesToRead?.connected()))
+      if (parts.orders && !sources.includes(parts.orders.source) && (await parts.orders.storesToRead.connected()))
         storeAdded(module.name);
   };
 
@@ -108,10 +107,10 @@ export function buildPlatforms(
       // The sandbox's demo store and tests' own adapters, of no module: the one bridge's shops.
       if (!parts) return !directoryHas(built, platform);
       // A platform that does not say has no shop chosen: its orders earn only once its shop is linked.
-      return (await parts.chosenByOperator?.(shop)) ?? false;
+      return (await parts.shops?.chosenByOperator(shop)) ?? false;
     },
     async prepare(foldInbox = async () => {}) {
-      for (const { parts } of modules) await parts.prepare?.(foldInbox);
+      for (const { parts } of modules) await parts.shops?.prepare(foldInbox);
       await discoverStores();
     },
   };
@@ -130,6 +129,6 @@ export async function storeConnected(
   { modules = [], platformOptions = {} }: Pick<BuildOptions, 'modules' | 'platformOptions'>,
 ): Promise<boolean> {
   const built = buildPlatforms(config, store, {}, { modules, platformOptions });
-  for (const { parts } of built.modules) if (await parts.storesToRead?.connected()) return true;
+  for (const { parts } of built.modules) if (await parts.orders?.storesToRead.connected()) return true;
   return false;
 }

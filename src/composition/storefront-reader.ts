@@ -51,9 +51,9 @@ export function storefrontReader(parts: {
   widgetCheckMs?: number | undefined;
 }): StorefrontWiring {
   const { config, engine, accounts, store, platforms, logger } = parts;
-  const storefrontOf = (platform: string) =>
-    platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront;
-  const codesOf = (platform: string) => storefrontOf(platform)?.codes;
+  const partsOf = (platform: string) => platforms.modules.find(({ module }) => module.name === platform)?.parts;
+  const storefrontOf = (platform: string) => partsOf(platform)?.storefront;
+  const codesOf = (platform: string) => partsOf(platform)?.codes;
   // An account's pool (AccountPool); one no longer there is alone.
   const poolOf = async (id: string) => (await (await accounts.runtime(id))?.pool()) ?? { holder: id, members: [id] };
   const reader: StorefrontReader = new StorefrontReader({
@@ -77,7 +77,7 @@ export function storefrontReader(parts: {
     codes: rewardCodes,
     checks,
     codesOf,
-    served: async (platform, shop) => (await storefrontOf(platform)?.served?.(shop)) ?? true,
+    served: async (platform, shop) => (await storefrontOf(platform)?.served(shop)) ?? true,
     accounts,
     logger,
     settleMs: config.REWARD_SETTLE_MINUTES * 60_000,
@@ -105,7 +105,7 @@ export function storefrontReader(parts: {
   // The widget's script, where the platform loads it from the bridge: its storefront routes' widget.js, per shop.
   const widgets = new WidgetKeeper({
     store,
-    widgetOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts.storefront?.widget,
+    widgetOf: (platform) => partsOf(platform)?.widget,
     scriptUrl: (platform, shop) =>
       config.PUBLIC_URL
         ? `${trimTrailing(config.PUBLIC_URL, '/')}/${platform}/storefront/widget.js?store=${encodeURIComponent(shop)}`
@@ -116,7 +116,7 @@ export function storefrontReader(parts: {
   // its widget; the sweep that removes its open codes talks to the store, so it runs after the module's answer.
   platforms.onStorefrontClosed = async (platform, shop, by) => {
     const storefront = storefrontOf(platform);
-    const served = async () => (await storefront?.served?.(shop)) ?? true;
+    const served = async () => (await storefront?.served(shop)) ?? true;
     await setStorefront(store, { platform, shop, on: false, by }, served);
     await widgets.turnedOff(platform, shop);
     logger.info({ platform, shop }, 'a shop’s storefront was closed by its store; its open codes are removed');

@@ -41,13 +41,15 @@ export function webhookRoutes(parts: WebhookRouteParts): Record<string, WebhookH
   };
   const webhooks: Record<string, WebhookHandler> = {};
   for (const { module, parts: own } of platforms.modules)
-    if (own.adapter)
-      webhooks[module.name] = webhookHandler(own.adapter, ingest, logger, {
+    if (own.webhooks) {
+      const { adapter, admitShop, onStored } = own.webhooks;
+      webhooks[module.name] = webhookHandler(adapter, ingest, logger, {
         ...options,
-        ...admitting(module.name, own.admitShop?.bind(own), parts.refusedShop),
-        ...(own.onStored ? { onStored: own.onStored.bind(own) } : {}),
+        ...admitting(module.name, admitShop.bind(own.webhooks), parts.refusedShop),
+        onStored: onStored.bind(own.webhooks),
         ...(parts.ownLine ? { toldElsewhere: (shop: string) => parts.ownLine!(module.name, shop) } : {}),
       });
+    }
   return webhooks;
 }
 

@@ -31,11 +31,11 @@ export async function connectionsState({ engine: { store }, platforms, resyncJob
   const reports = (await store.listRecords(HEALTH_KIND)).map(({ value }) => value);
   const notesOf = async (name: string) => {
     const built = platforms.modules.find(({ module }) => module.name === name);
-    const notes = built?.parts.operatorNotes;
+    const notes = built?.parts.notes;
     // What to do about topics declared but not yet seen delivered: the module's own words, as the CLI's status says.
     const unconfirmed = built?.module.unconfirmedWhy;
     if (!notes && !unconfirmed) return {};
-    return { notes: { notServed: notes?.notServed, unconfirmed, attention: (await notes?.attention?.()) ?? [] } };
+    return { notes: { notServed: notes?.notServed, unconfirmed, attention: (await notes?.attention()) ?? [] } };
   };
   // Store API: what a resync reads (the demo's shops too); only a platform's own source has subscriptions.
   const reads = (name: string) => resyncJobs.sources.some((source) => source.platform === name);

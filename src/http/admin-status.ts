@@ -147,7 +147,7 @@ async function statusBody(
 
 // A platform's own words for a reason only it gives, from whichever module gives it.
 const skipReasonsOf = (platforms: Platforms, reason: string) =>
-  platforms.modules.find(({ parts: built }) => built.skipReasons?.[reason])?.parts.skipReasons;
+  platforms.modules.find(({ parts: built }) => built.notes?.skipReasons[reason])?.parts.notes?.skipReasons;
 
 /** The limiter's figures, and the same in words: why it sends fewer calls than the service allows. */
 const rateLimitView = (stats: RateLimiterStats) => ({ ...stats, words: limitWords(stats.startedInWindow, stats) });

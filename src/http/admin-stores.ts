@@ -63,7 +63,7 @@ export async function storeViews(
     (await store.getRecord(RECONCILIATION_KIND, reconciliationId(platform, shop)))?.lastRun?.finishedAt ?? null;
   const views: StoreView[] = [];
   for (const { module, parts } of platforms.modules) {
-    for (const each of (await parts.connections?.()) ?? []) {
+    for (const each of (await parts.connections?.list()) ?? []) {
       // Each field of the view by name: whatever else a module hands over with it (its record's key) stays here.
       const { shop, url, via, connectedAt, keyPermissions, authMode } = each;
       views.push({

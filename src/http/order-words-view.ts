@@ -25,7 +25,7 @@ import type { OrderWorkRole } from '../core/store/ledger-store.ts';
 export interface WordsParts {
   store: Pick<OrderWorkRole, 'getOrder'>;
   accounts: Pick<Accounts, 'forShop' | 'runtime'>;
-  partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons'> | undefined;
+  partsOf: (platform: string) => Pick<PlatformParts, 'notes'> | undefined;
   audience: Audience;
   /** The merchant may change their program; false on an account the operator set up. */
   mayChangeProgram?: boolean;
@@ -45,7 +45,7 @@ export async function wordsOfRecord(
     mayChangeProgram,
     policy,
     pendingUntil: policy ? approvalDueAt(record, policy) : undefined,
-    platformReasons: partsOf(record.platform)?.skipReasons,
+    platformReasons: partsOf(record.platform)?.notes?.skipReasons,
     held: Object.keys(record.work.held),
   });
 }
@@ -99,7 +99,7 @@ export async function withWords<T extends Wordable>(
             {
               audience: parts.audience,
               mayChangeProgram: parts.mayChangeProgram,
-              platformReasons: parts.partsOf(order.platform)?.skipReasons,
+              platformReasons: parts.partsOf(order.platform)?.notes?.skipReasons,
             },
           );
       const target = record

@@ -67,7 +67,7 @@ export function moduleSurface({
   const signIn = parts.door?.signIn;
   const whereToSignIn = signIn?.words ?? `open loyalty-bridge from ${names.admin}`;
   // Where no admin opens the page, the page links to the module's own sign-in; else to the admin its door names.
-  const signInAgain = signIn ? `/${name}${signIn.path}` : parts.door?.signInAgain;
+  const signInAgain = signIn ? `/${name}${signIn.path}` : (parts.door?.signInAgain ?? undefined);
   const frameAncestors = parts.door?.frameAncestors ?? "'none'";
   const router = express.Router();
   // The platform's look, linked by its merchant page outside its admin: a path of the bridge's, as the CSP allows.

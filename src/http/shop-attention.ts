@@ -37,7 +37,7 @@ export interface AttentionParts {
   store: OrderWorkRole & OperatorQueries & DeadLetterRole & RecordRole;
   accounts: AccountRegistry;
   /** The shop's platform's module's parts: its own skip reasons, in its words. */
-  partsOf: (platform: string) => Pick<PlatformParts, 'skipReasons' | 'storefront'> | undefined;
+  partsOf: (platform: string) => Pick<PlatformParts, 'notes' | 'storefront'> | undefined;
   /**
    * Since when the account's rate budget has been spent with no real break, where its own orders found it spent;
    * absent: not known. Never where only another account on the same budget (the same key) spent it.
@@ -152,7 +152,7 @@ export async function shopAttention(
   if (storefront) items.push(storefront);
 
   // Orders skipped for a reason only the shop's platform gives (its customers' details withheld), in its words.
-  for (const [reason, { why, fix }] of Object.entries(partsOf(shop.platform)?.skipReasons ?? {})) {
+  for (const [reason, { why, fix }] of Object.entries(partsOf(shop.platform)?.notes?.skipReasons ?? {})) {
     const { total } = await store.listOrders({ page: 1, limit: 1, platform: shop.platform, shop: shop.shop, reason });
     if (total > 0) items.push({ kind: reason, why, fix, count: total });
   }
@@ -181,7 +181,7 @@ export async function shopAttention(
  */
 async function storefrontTrouble(parts: AttentionParts, shop: ShopRef): Promise<AttentionItem | undefined> {
   const storefront = parts.partsOf(shop.platform)?.storefront;
-  if (!storefront?.readiness || !(await storefrontOn(parts.store, shop.platform, shop.shop))) return undefined;
+  if (!storefront || !(await storefrontOn(parts.store, shop.platform, shop.shop))) return undefined;
   const ready = await storefront.readiness(shop.shop).catch(() => ({ ready: true }) as const);
   if (ready.ready) return undefined;
   return {

@@ -25,7 +25,7 @@ export const readSession =
   ({ partsOf }: ShopAdminContext): RequestHandler =>
   async (_req, res) => {
     const ref = shopRefOf(res);
-    const storeName = (await partsOf(ref.platform)?.storeName?.(ref.shop)) ?? ref.shop;
+    const storeName = (await partsOf(ref.platform)?.shops?.storeName(ref.shop)) ?? ref.shop;
     res.json({ caller: 'shop', ...ref, storeName });
   };
 

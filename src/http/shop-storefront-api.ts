@@ -24,7 +24,7 @@ export function shopStorefrontApi({
   widget,
 }: {
   store: Pick<RecordRole, 'getRecord' | 'putRecord' | 'deleteRecord'>;
-  partsOf: (platform: string) => Pick<PlatformParts, 'storefront'> | undefined;
+  partsOf: (platform: string) => Pick<PlatformParts, 'storefront' | 'codes' | 'plugin'> | undefined;
   accounts: { forShop(platform: string, shop: string): Promise<string | undefined> };
   /** The storefront was turned on: the platform said the install can read customers (the reader's refusals go). */
   turnedOn?: (platform: string, shop: string) => void;
@@ -34,14 +34,19 @@ export function shopStorefrontApi({
   widget?: Pick<WidgetKeeper, 'view' | 'turnedOn' | 'turnedOff'> | undefined;
 }): express.Router {
   const router = express.Router();
+  // A platform's codes count where its storefront is (the customer redeems there).
+  const codesOf = (platform: string) => {
+    const parts = partsOf(platform);
+    return parts?.storefront ? parts.codes : undefined;
+  };
   router.get('/storefront', async (_req, res) => {
     const { platform, shop } = shopRefOf(res);
-    const storefront = partsOf(platform)?.storefront;
-    const offered = Boolean(storefront);
+    const parts = partsOf(platform);
+    const offered = Boolean(parts?.storefront);
     const on = offered && (await storefrontOn(store, platform, shop));
     const placed = on ? await widget?.view(platform, shop) : undefined;
     // Where the store needs a plugin of ours: where to download it, and that a code connects it.
-    const plugin = storefront?.pluginCode ? { download: storefront.pluginDownload } : undefined;
+    const plugin = parts?.storefront && parts.plugin ? { download: parts.plugin.download } : undefined;
     res.json({ offered, on, ...(placed ? { widget: placed } : {}), ...(plugin ? { plugin } : {}) });
   });
   router.put('/storefront', async (req, res) => {
@@ -56,7 +61,7 @@ export function shopStorefrontApi({
     if (on) {
       // The route answers 404 to every customer of a shop with no account: turning it on would show nothing.
       if ((await accounts.forShop(platform, shop)) === undefined) return void res.status(409).json(NOT_LINKED);
-      const ready = (await storefront.readiness?.(shop)) ?? { ready: true };
+      const ready = await storefront.readiness(shop);
       if (!ready.ready)
         return void res.status(409).json({
           errors: [`Customers cannot see their points yet: ${ready.why}.`],
@@ -67,7 +72,7 @@ export function shopStorefrontApi({
               : 'Ask the bridge’s operator to install the app again in a way that can approve it.',
         });
     }
-    const served = async () => (await storefront.served?.(shop)) ?? true;
+    const served = () => storefront.served(shop);
     if ((await setStorefront(store, { platform, shop, on, by: byOf(res) }, served)) === 'not-served')
       return void res.status(409).json({
         errors: ['The app is no longer installed on this store, so nothing was saved.'],
@@ -85,11 +90,12 @@ export function shopStorefrontApi({
   // Only to who may connect the plugin, as its sign-in proved (the plugin's door signs it; res.locals.mayConnectPlugin).
   router.post('/storefront/plugin-code', async (_req, res) => {
     const { platform, shop } = shopRefOf(res);
-    const pluginCode = partsOf(platform)?.storefront?.pluginCode;
-    if (!pluginCode) return void res.status(409).json({ errors: ['Your store’s platform has no plugin to connect.'] });
+    const parts = partsOf(platform);
+    const plugin = parts?.storefront ? parts.plugin : undefined;
+    if (!plugin) return void res.status(409).json({ errors: ['Your store’s platform has no plugin to connect.'] });
     res.set('cache-control', 'no-store');
     const mayConnect = res.locals.mayConnectPlugin as boolean | undefined;
-    const made = await pluginCode(shop, { mayConnect });
+    const made = await plugin.code(shop, { mayConnect });
     if ('refused' in made) return void res.status(403).json({ errors: [made.refused] });
     res.json(made);
   });
@@ -97,16 +103,16 @@ export function shopStorefrontApi({
   // The rewards customers may turn their points into ("500 points for 5.00 off"): the whole list at once.
   router.get('/storefront/rewards', async (_req, res) => {
     const { platform, shop } = shopRefOf(res);
-    const codes = partsOf(platform)?.storefront?.codes;
+    const codes = codesOf(platform);
     res.json({
       offered: Boolean(codes),
       rewards: codes ? await shopRewards(store, platform, shop) : [],
-      ...(codes ? { codesForOneCustomer: codes.forOneCustomer === true } : {}),
+      ...(codes ? { codesForOneCustomer: codes.forOneCustomer } : {}),
     });
   });
   router.put('/storefront/rewards', async (req, res) => {
     const { platform, shop } = shopRefOf(res);
-    const codes = partsOf(platform)?.storefront?.codes;
+    const codes = codesOf(platform);
     if (!codes)
       return void res.status(409).json({ errors: ['Your store’s platform cannot offer rewards for points yet.'] });
     const parsed = parseRewards(req.body);
@@ -114,7 +120,7 @@ export function shopStorefrontApi({
     const before = await shopRewards(store, platform, shop);
     // Turning rewards on asks the platform whether the install may make codes; what it lacks comes back in words.
     if (parsed.rewards.some((reward) => reward.on) && !before.some((reward) => reward.on)) {
-      const ready = (await codes.readiness?.(shop)) ?? { ready: true };
+      const ready = await codes.readiness(shop);
       if (!ready.ready)
         return void res.status(409).json({
           errors: [`Customers cannot redeem rewards yet: ${ready.why}.`],

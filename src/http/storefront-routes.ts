@@ -10,8 +10,8 @@ import type {
   PlatformRequest,
   PlatformRoute,
   StorefrontAsker,
+  Storefront,
   StorefrontEntrance,
-  StorefrontParts,
 } from '../core/platform-module.ts';
 import type { RewardCodes } from '../core/storefront/reward-codes.ts';
 import { rewardWords, shopRewards } from '../core/storefront/rewards.ts';
@@ -23,7 +23,9 @@ import type { RecordRole } from '../core/store/ledger-store.ts';
 
 export interface StorefrontRouteParts {
   platform: string;
-  storefront: StorefrontParts;
+  storefront: Storefront;
+  /** Whether the platform makes reward codes (its `codes` capability): only then are rewards offered and redeemed. */
+  makesCodes: boolean;
   store: Pick<RecordRole, 'getRecord'>;
   accounts: {
     forShop(platform: string, shop: string): Promise<string | undefined>;
@@ -65,10 +67,10 @@ export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
   const entrances: StorefrontEntrance[] = [
     {
       path: '/points',
-      ...(storefront.cors ? { cors: storefront.cors } : {}),
+      cors: storefront.cors,
       customer: (request) => storefront.customer(request),
     },
-    ...(storefront.entrances ?? []),
+    ...storefront.entrances,
   ];
   return entrances.flatMap((entrance) => {
     const points: PlatformRoute = {
@@ -77,7 +79,7 @@ export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
       ...(entrance.cors ? { cors: entrance.cors } : {}),
       handle: (request) => answer(parts, entrance, request, 'points'),
     };
-    if (!storefront.codes || !parts.rewardCodes) return [points];
+    if (!parts.makesCodes || !parts.rewardCodes) return [points];
     // The reward is named in the query (signed with the rest where the platform signs it): no body is read.
     const redeem: PlatformRoute = {
       method: 'POST',
@@ -119,7 +121,7 @@ async function answer(
 
 /** The answer to a customer the platform vouched for (signed in or a guest). */
 async function answerAsker(
-  { platform, storefront, store, accounts, reader, rewardCodes }: StorefrontRouteParts,
+  { platform, storefront, makesCodes, store, accounts, reader, rewardCodes }: StorefrontRouteParts,
   asker: Exclude<StorefrontAsker, { kind: 'refused' }>,
   request: PlatformRequest,
   asked: 'points' | 'redeem',
@@ -130,7 +132,7 @@ async function answerAsker(
   const account = accountId === undefined ? undefined : await accounts.runtime(accountId);
   if (!account) return NOT_FOUND;
   const ways = waysToEarn(account);
-  const offered = storefront.codes && rewardCodes ? (await shopRewards(store, platform, shop)).filter((r) => r.on) : [];
+  const offered = makesCodes && rewardCodes ? (await shopRewards(store, platform, shop)).filter((r) => r.on) : [];
   const rewards = offered.map((reward) => ({
     id: reward.id,
     points: reward.points,

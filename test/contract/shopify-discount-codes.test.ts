@@ -10,7 +10,7 @@ import { DISCOUNT_CODE_CREATE, DISCOUNT_CODE_OWNER } from '../../adapters/shopif
 import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import { shopifyApp } from '../../adapters/shopify/shopify-app.ts';
 import { shopifyStorefront } from '../../adapters/shopify/storefront.ts';
-import type { DiscountCodeRequest, StorefrontParts } from '../../src/core/platform-module.ts';
+import type { DiscountCodeRequest, StoreCodes } from '../../src/core/platform-module.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
@@ -27,7 +27,7 @@ const HOUR = 3_600_000;
 let fake: FakeShopify;
 let store: LowdbStore;
 let apis: ShopifyAdminApis;
-let codes: NonNullable<StorefrontParts['codes']>;
+let codes: StoreCodes;
 let made = 0;
 
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import { forgetScopes } from '../../adapters/shopify/scopes.ts';
 import { shopifyApp } from '../../adapters/shopify/shopify-app.ts';
 import { shopifyStorefront } from '../../adapters/shopify/storefront.ts';
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { Storefront } from '../../src/core/platform-module.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, startFakeShopify, type FakeShopify } from '../helpers/fake-shopify.ts';
@@ -24,7 +24,7 @@ const app = shopifyApp({ apiKey: API_KEY, apiSecretKey: API_SECRET, scopes: ['re
 let fake: FakeShopify;
 let store: LowdbStore;
 let apis: ShopifyAdminApis;
-let storefront: StorefrontParts;
+let storefront: Storefront;
 
 beforeAll(async () => {
   fake = await startFakeShopify({ apiKey: API_KEY, apiSecret: API_SECRET });
@@ -47,7 +47,12 @@ async function installed(shop: string, mode: SessionMode, options: { legacyToken
     });
   } else fake.registerToken(options.legacyToken ?? '', shop);
   apis = new ShopifyAdminApis({ access, apiVersion: '2026-10', baseUrl: (name) => fake.adminUrl(name) });
-  storefront = shopifyStorefront({ apps: [app], allowed: new AllowedShops({ store, listed: [SHOP] }), access, apis });
+  ({ storefront } = shopifyStorefront({
+    apps: [app],
+    allowed: new AllowedShops({ store, listed: [SHOP] }),
+    access,
+    apis,
+  }));
   forgetScopes(apis.for(shop));
 }
 
@@ -100,18 +105,18 @@ describe('readiness', () => {
   it('an install Shopify made is ready once the merchant approved read_customers, which App Bridge asks for', async () => {
     await installed(SHOP, 'token_exchange');
     fake.scopes = 'read_orders,write_app_proxy';
-    const before = await storefront.readiness!(SHOP);
+    const before = await storefront.readiness(SHOP);
     expect(before).toMatchObject({ ready: false, missingScopes: ['read_customers'] });
     expect(before.ready === false && before.why).toMatch(/approve access to customers when you turn the storefront on/);
     // The merchant approves and turns it on at once, before Shopify's app/scopes_update: Shopify is asked again.
     fake.scopes = 'read_orders,write_app_proxy,read_customers';
-    expect(await storefront.readiness!(SHOP)).toEqual({ ready: true });
+    expect(await storefront.readiness(SHOP)).toEqual({ ready: true });
   });
 
   it('an OAuth install needs SHOPIFY_SCOPES and the merchant’s approval again', async () => {
     await installed(SHOP, 'oauth_expiring');
     fake.scopes = 'read_orders,write_app_proxy';
-    const ready = await storefront.readiness!(SHOP);
+    const ready = await storefront.readiness(SHOP);
     expect(ready.ready === false && ready.why).toMatch(/SHOPIFY_SCOPES.*approve/);
   });
 
@@ -139,20 +144,20 @@ describe('readiness', () => {
     await installed(SHOP, 'token_exchange');
     // It approved read_customers; write_app_proxy, without which Shopify routes nothing to the bridge, it never had.
     fake.scopes = 'read_orders,read_customers';
-    const ready = await storefront.readiness!(SHOP);
+    const ready = await storefront.readiness(SHOP);
     expect(ready).toMatchObject({ ready: false, missingScopes: ['write_app_proxy'] });
     expect(ready.ready === false && ready.why).toMatch(/app proxy.*write_app_proxy/);
     expect(ready.ready === false && ready.why).toMatch(
       /operator releases the app’s version that asks for write_app_proxy.*you open the app and approve/,
     );
     fake.scopes = 'read_orders,write_app_proxy,read_customers';
-    expect(await storefront.readiness!(SHOP)).toEqual({ ready: true });
+    expect(await storefront.readiness(SHOP)).toEqual({ ready: true });
   });
 
   it('an OAuth install without the app proxy’s scope needs it in SHOPIFY_SCOPES and the app installed again', async () => {
     await installed(SHOP, 'oauth');
     fake.scopes = 'read_orders';
-    const ready = await storefront.readiness!(SHOP);
+    const ready = await storefront.readiness(SHOP);
     expect(ready).toMatchObject({ ready: false, missingScopes: ['write_app_proxy'] });
     expect(ready.ready === false && ready.why).toMatch(
       /adds write_app_proxy to SHOPIFY_SCOPES and installs the app on your store again.*approve/,

@@ -31,6 +31,8 @@ async function switchOf({ linked }: { linked: boolean }) {
       store,
       partsOf: () => ({
         storefront: {
+          cors: null,
+          entrances: [],
           customer: async () => ({ kind: 'refused' }),
           contact: async () => undefined,
           readiness: async () => ({ ready: true }),

@@ -1,7 +1,7 @@
-// A store's discount codes as StorefrontParts.codes sees them, in memory, for model tests of reward codes
+// A store's discount codes as StoreCodes sees them, in memory, for model tests of reward codes
 // (reserve at issue, redeem at use): what was made, for whom, until when, how often used, and whether removed;
 // and a make that can be told to fail once, before or after the code is made (a lost answer).
-import type { DiscountCodeRequest, MadeCode, StorefrontParts } from '../../src/core/platform-module.ts';
+import type { DiscountCodeRequest, MadeCode, StoreCodes } from '../../src/core/platform-module.ts';
 
 export interface FakeCode {
   platformId: string;
@@ -54,7 +54,7 @@ export class FakeCodeStore {
     this.#lateUses.clear();
   }
 
-  readonly parts: NonNullable<StorefrontParts['codes']> = {
+  readonly parts: StoreCodes = {
     make: async (request: DiscountCodeRequest): Promise<MadeCode> => {
       const late = this.makeAfterTimeout;
       this.makeAfterTimeout = undefined;
@@ -93,6 +93,9 @@ export class FakeCodeStore {
       const found = this.byId.get(platformId);
       if (found) found.removed = true;
     },
+    forOneCustomer: false,
+    usesCountedLate: false,
+    readiness: async () => ({ ready: true }),
   };
 
   #made(request: DiscountCodeRequest): string {

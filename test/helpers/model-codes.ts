@@ -1,14 +1,14 @@
 // A store's reward codes as the reward reservations model test sees them, whichever store makes them: the
 // in-memory FakeCodeStore, BigCommerce's code maker (adapters/bigcommerce/promotion-codes.ts) against the fake
 // BigCommerce's Promotions API over HTTP, or WooCommerce's (adapters/woocommerce/coupon-codes.ts) against the fake
-// WooCommerce's coupons over HTTP. All make, find, count and remove codes through StorefrontParts.codes, fail a
+// WooCommerce's coupons over HTTP. All make, find, count and remove codes through StoreCodes, fail a
 // make when told (before the code is made, or after with its answer lost), hold a make (a slow store), and let a
 // checkout apply a code as their store would.
 import { BigCommerceApi } from '../../adapters/bigcommerce/admin-api.ts';
 import { bigCommercePromotionCodes } from '../../adapters/bigcommerce/promotion-codes.ts';
 import { WooRestClient } from '../../adapters/woocommerce/admin-api.ts';
 import { wooCouponCodes } from '../../adapters/woocommerce/coupon-codes.ts';
-import type { DiscountCodeRequest, StorefrontParts } from '../../src/core/platform-module.ts';
+import type { DiscountCodeRequest, StoreCodes } from '../../src/core/platform-module.ts';
 import type { FakeBigCommerce } from './fake-bigcommerce.ts';
 import { codeRefusal, storeCart, useCode } from './fake-bigcommerce-checkout.ts';
 import { failNextCreate, madeCode, promotionsOf } from './fake-bigcommerce-promotions.ts';
@@ -17,7 +17,7 @@ import type { FakeWooCommerce } from './fake-woocommerce.ts';
 import { couponRefusal, couponsOf, failNextCouponCreate, madeCoupon, useCoupon } from './fake-woocommerce-coupons.ts';
 
 export interface ModelCodes {
-  readonly parts: NonNullable<StorefrontParts['codes']>;
+  readonly parts: StoreCodes;
   /** The next make throws: before anything is made, or after the code is made (its answer lost). */
   failMake: 'before' | 'after' | undefined;
   /** The next make is told to `asked`, then waits for `until` before it goes to the store (a slow store). */
@@ -83,6 +83,10 @@ export function bigCommerceCodes(fake: FakeBigCommerce, hash: string, accessToke
   return {
     parts: {
       ...maker,
+      // Neither platform keeps a code to one customer, and both count a use with its order.
+      forOneCustomer: false,
+      usesCountedLate: false,
+      readiness: async () => ({ ready: true }),
       make: async (request) => {
         const fail = state.failMake;
         state.failMake = undefined;
@@ -158,6 +162,10 @@ export function wooCommerceCodes(
   return {
     parts: {
       ...maker,
+      // Neither platform keeps a code to one customer, and both count a use with its order.
+      forOneCustomer: false,
+      usesCountedLate: false,
+      readiness: async () => ({ ready: true }),
       make: async (request) => {
         const fail = state.failMake;
         state.failMake = undefined;

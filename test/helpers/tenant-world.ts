@@ -47,7 +47,7 @@ const merchantsTinyShop: typeof tinyShop = {
   ...tinyShop,
   build(settings, wiring) {
     const parts = tinyShop.build(settings, wiring);
-    return parts && { ...parts, chosenByOperator: async () => false };
+    return parts?.shops && { ...parts, shops: { ...parts.shops, chosenByOperator: async () => false } };
   },
 };
 

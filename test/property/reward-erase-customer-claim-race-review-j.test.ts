@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Accounts } from '../../src/core/accounts.ts';
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { StoreCodes } from '../../src/core/platform-module.ts';
 import type { LedgerStore } from '../../src/core/store/ledger-store.ts';
 import {
   CODE_KIND,
@@ -33,13 +33,16 @@ let instances: Awaited<ReturnType<typeof twoInstances>>;
 let run = 0;
 
 /** The store's codes: the one code was used once at checkout; a removal removes nothing that matters here. */
-const usedOnce: NonNullable<StorefrontParts['codes']> = {
+const usedOnce: StoreCodes = {
   make: async () => {
     throw new Error('no code is made here');
   },
   find: async () => undefined,
   uses: async () => 1,
   remove: async () => undefined,
+  forOneCustomer: false,
+  usesCountedLate: false,
+  readiness: async () => ({ ready: true }),
 };
 
 function bridge(store: LedgerStore, now: () => Date) {

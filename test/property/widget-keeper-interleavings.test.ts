@@ -3,12 +3,12 @@
 // keeper's writes to the ledger that fail, on both of the ledger's backends: once
 // everything has settled, a store whose storefront is off carries no widget, and one whose storefront is on carries
 // exactly one after the next check; a widget someone removed is said to have been put back. The platform here is
-// the keeper's side of StorefrontParts.widget, held in memory with each call at a point fast-check's scheduler picks.
+// the keeper's side of StoreWidget, held in memory with each call at a point fast-check's scheduler picks.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { setStorefront, storefrontOn } from '../../src/core/storefront/storefront-switch.ts';
 import { WIDGET_KIND, WidgetKeeper, type WidgetView } from '../../src/core/storefront/widget-keeper.ts';
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { StoreWidget } from '../../src/core/platform-module.ts';
 import { createLogger } from '../../src/logger.ts';
 import { lowdbFor } from '../helpers/engine.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
@@ -73,7 +73,7 @@ describe("the storefront widget's keeper", () => {
             }
             return run();
           };
-          const widget: NonNullable<StorefrontParts['widget']> = {
+          const widget: StoreWidget = {
             put: (shop, url) =>
               call(`put ${shop}`, () => {
                 // Idempotent, as the platform's module makes it: one script of ours, whatever was there.
@@ -152,7 +152,7 @@ describe("the storefront widget's keeper", () => {
     await store.open();
     const scripts: string[] = [];
     let failing = false;
-    const widget: NonNullable<StorefrontParts['widget']> = {
+    const widget: StoreWidget = {
       put: async (_shop, url) => {
         if (failing) throw Object.assign(new Error('injected'), { status: 403 });
         scripts.splice(0, scripts.length, url);

@@ -23,7 +23,7 @@ import { wooOrderToEvent } from '../../adapters/woocommerce/order-events.ts';
 import { parseJsonLossless } from '../../adapters/shared/json.ts';
 import type { AccountRuntime } from '../../src/core/accounts.ts';
 import type { Engine } from '../../src/core/engine.ts';
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { StoreCodes } from '../../src/core/platform-module.ts';
 import { CoverChecks } from '../../src/core/storefront/cover-checks.ts';
 import { CodeSweeper } from '../../src/core/storefront/code-sweeper.ts';
 import { HELD, HOLDER_KIND, holderId, type Reservation } from '../../src/core/storefront/reservations.ts';
@@ -448,8 +448,9 @@ describe.each(ledgerBackends())('WooCommerce reward coupons through the order li
         consumerSecret: KEYS.secret,
         outbound: { userAddress: false },
       });
-      const coupons: NonNullable<StorefrontParts['codes']> = {
+      const coupons: StoreCodes = {
         ...wooCouponCodes(async () => client),
+        usesCountedLate: false,
         readiness: async () => ({ ready: true }) as never,
       };
       const clock = { now: Date.now() };

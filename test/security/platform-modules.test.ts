@@ -103,6 +103,12 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
       routes,
       door: {
         frameAncestors: "'none'",
+        reloadsSignIn: false,
+        signIn: null,
+        platformSessions: null,
+        signInAgain: null,
+        noTabPage: false,
+        pageKeys: [],
         refusal: async ({ shop }) => (serves(shop) ? undefined : { status: 401, error: 'not a store served here' }),
       },
     }),
@@ -118,17 +124,19 @@ const listingModule: PlatformModule<Record<string, never>> = {
   settings: {},
   build: () => ({
     // What a module may well hand over: its records, the view's fields and the rest beside them.
-    connections: async () => [
-      {
-        shop: 'listed-store',
-        url: 'https://listed.example',
-        via: 'connect',
-        connectedAt: null,
-        keyPermissions: null,
-        authMode: null,
-        accessToken: STORE_KEY,
-      } as StoreConnectionView,
-    ],
+    connections: {
+      list: async () => [
+        {
+          shop: 'listed-store',
+          url: 'https://listed.example',
+          via: 'connect',
+          connectedAt: null,
+          keyPermissions: null,
+          authMode: null,
+          accessToken: STORE_KEY,
+        } as StoreConnectionView,
+      ],
+    },
   }),
 };
 

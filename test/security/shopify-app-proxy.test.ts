@@ -9,7 +9,7 @@ import { ShopifyAdminApis } from '../../adapters/shopify/admin-api.ts';
 import { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import { shopifyApp } from '../../adapters/shopify/shopify-app.ts';
 import { shopifyStorefront } from '../../adapters/shopify/storefront.ts';
-import type { PlatformRequest, StorefrontParts } from '../../src/core/platform-module.ts';
+import type { PlatformRequest, Storefront } from '../../src/core/platform-module.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { proxiedQuery, signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
@@ -22,7 +22,7 @@ const STRANGER = 'stranger-store.myshopify.com';
 const appWith = (secret: string) =>
   shopifyApp({ apiKey: 'proxy-client-id', apiSecretKey: secret, scopes: ['read_orders'], apiVersion: '2026-10' });
 
-let storefront: StorefrontParts;
+let storefront: Storefront;
 const refusals: string[] = [];
 
 beforeEach(async () => {
@@ -33,13 +33,13 @@ beforeEach(async () => {
   for (const shop of [SHOP, STRANGER])
     await access.saveInstalled({ shop, accessToken: `token-${shop}`, scope: 'read_orders,read_customers' });
   refusals.length = 0;
-  storefront = shopifyStorefront({
+  ({ storefront } = shopifyStorefront({
     apps: [appWith(SECRET), appWith(PREVIOUS)],
     allowed: new AllowedShops({ store, listed: [SHOP] }),
     access,
     apis: new ShopifyAdminApis({ access, apiVersion: '2026-10' }),
     onRefused: (reason) => refusals.push(reason),
-  });
+  }));
   return () => store.close();
 });
 

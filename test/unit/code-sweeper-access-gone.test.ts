@@ -273,11 +273,11 @@ describe('the code sweeper, for a shop not served whose store still lets the bri
     // As Shopify's and BigCommerce's admin clients say a call that may pass if asked again.
     const throttled = Object.assign(new Error('Shopify kept throttling the Admin API'), { transient: true });
     const real = fake.parts[failing];
-    (fake.parts as Record<string, unknown>)[failing] = () => Promise.reject(throttled);
+    (fake.parts as unknown as Record<string, unknown>)[failing] = () => Promise.reject(throttled);
     await expect(sweeper.sweep()).resolves.toMatchObject({ released: 0 });
     expect((await stateNow())?.state).toBe('reserving');
     // Asked again once the store answers: the code is removed before its points go.
-    (fake.parts as Record<string, unknown>)[failing] = real;
+    (fake.parts as unknown as Record<string, unknown>)[failing] = real;
     await expect(sweeper.sweep()).resolves.toMatchObject({ released: 1, failed: 0 });
     expect(await fake.parts.find(SHOP, reservation.code)).toBeUndefined();
   });

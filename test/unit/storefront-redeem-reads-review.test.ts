@@ -17,7 +17,7 @@
 import type { RecordType } from '../../src/core/store/roles/record-types.ts';
 import { describe, expect, it } from 'vitest';
 import { alone, type AccountRuntime } from '../../src/core/accounts.ts';
-import type { StorefrontParts } from '../../src/core/platform-module.ts';
+import type { StoreCodes } from '../../src/core/platform-module.ts';
 import { CODE_KIND, HOLDER_KIND, heldPoints, holderId, type Holder } from '../../src/core/storefront/reservations.ts';
 import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
 import type { Reward } from '../../src/core/storefront/rewards.ts';
@@ -269,7 +269,7 @@ describe('a kept balance reaching the reservation (finding 4)', () => {
       find: async () => undefined,
       remove: async () => undefined,
       uses: async () => 0,
-    } as unknown as NonNullable<StorefrontParts['codes']>;
+    } as unknown as StoreCodes;
     const rewardCodes = new RewardCodes({
       store: store as never,
       codesOf: () => codes,

@@ -26,7 +26,7 @@ import type { Accounts } from '../accounts.ts';
 import { codeRedeemFate } from '../lifecycle.ts';
 import type { OrderRecord } from '../order-record.ts';
 import { codeRedeemOf, redeemInDoubt, withoutState } from '../redeems.ts';
-import type { StorefrontParts } from '../platform-module.ts';
+import type { StoreCodes } from '../capabilities/codes.ts';
 import type { OrderWorkRole, DeadLetterRole, RecordRole, LedgerLifecycle } from '../store/ledger-store.ts';
 import { ifAccessGone, removeKeptOrphans } from './orphan-codes.ts';
 import { placedUnpaid, sameNotes } from './placed-orders.ts';
@@ -70,7 +70,7 @@ export interface CodeSweeperParts {
   codes: RewardCodes;
   /** The checks of codes left uncovered by cancelled earnings that could not be made at the cancel. */
   checks: Pick<CoverChecks, 'checkMarked' | 'mark' | 'check'>;
-  codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  codesOf: (platform: string) => StoreCodes | undefined;
   /** Whether the bridge still serves the shop (its storefront's `served`): false once it was uninstalled or erased. */
   served: (platform: string, shop: string) => Promise<boolean>;
   accounts: Pick<Accounts, 'runtime' | 'forShop'>;
@@ -261,7 +261,7 @@ export class CodeSweeper {
     report.removed += 1;
     const why = settled ? 'its code expired unused' : 'the merchant turned the reward off';
     // Past its settling window the store's count has settled too; before it, a late count may hide a use.
-    const late = !settled && codes.usesCountedLate === true && settleMs > 0;
+    const late = !settled && codes.usesCountedLate && settleMs > 0;
     const after = await this.#o.codes.removedUnused(index.holder, reservation, why, late);
     if (after?.state === 'released') report.released += 1;
   }

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import type { Accounts, AccountRuntime } from '../accounts.ts';
-import type { StorefrontParts } from '../platform-module.ts';
+import type { StoreCodes } from '../capabilities/codes.ts';
 import type { OperatorQueries, RecordRole } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay, type CoverCheck } from './cover-marks.ts';
 import { HolderFinder } from './customer-holders.ts';
@@ -34,7 +34,7 @@ export interface CoverCheckParts {
     OperatorQueries & RecordRole,
     'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'changeRecord' | 'customerOrders'
   >;
-  codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  codesOf: (platform: string) => StoreCodes | undefined;
   reader: {
     pointsNow(account: AccountRuntime, customer: ServiceCustomer): Promise<FreshPoints>;
   };
@@ -232,7 +232,7 @@ export class CoverChecks {
     await codes.remove(reservation.shop, reservation.platformId);
     const why =
       'the points it held were taken away (an order cancelled, or taken back by hand), so it was withdrawn unused';
-    await this.#o.codes.removedUnused(holder, reservation, why, codes.usesCountedLate === true);
+    await this.#o.codes.removedUnused(holder, reservation, why, codes.usesCountedLate);
     this.#o.logger.info(
       { platform: reservation.platform, shop: reservation.shop },
       'a reward code was withdrawn: the points it held were taken away (an order cancelled, or taken back by hand)',

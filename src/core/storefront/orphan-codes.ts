@@ -4,7 +4,7 @@
 // sweeper removes it on a later pass (CodeSweeper), so that a failed removal is never forgotten. Erased with its
 // shop (it names the platform and the shop); it names no customer.
 import type { Logger } from '../../logger.ts';
-import type { StorefrontParts } from '../platform-module.ts';
+import type { StoreCodes } from '../capabilities/codes.ts';
 import type { RecordRole } from '../store/ledger-store.ts';
 import { z } from 'zod';
 import { recordType } from '../store/roles/record-types.ts';
@@ -35,7 +35,7 @@ const LONGEST_CODE_MS = 365 * 86_400_000;
 const payingUntil = (orphan: Partial<OrphanCode>) =>
   Date.parse(orphan.expiresAt ?? '') || Date.parse(orphan.at ?? '') + LONGEST_CODE_MS;
 
-type Codes = NonNullable<StorefrontParts['codes']>;
+type Codes = StoreCodes;
 
 export interface OrphanParts {
   store: Pick<RecordRole, 'addRecord'>;
@@ -100,7 +100,7 @@ export async function removeKeptOrphans(
 
 /**
  * What a platform call answers, or `gone` where its error says the store no longer lets the bridge in
- * (StorefrontParts.codes.uses); any other error is thrown on.
+ * (StoreCodes.uses); any other error is thrown on.
  */
 export function ifAccessGone<T, G>(call: Promise<T>, gone: G): Promise<T | G> {
   return call.catch((error: unknown) => {

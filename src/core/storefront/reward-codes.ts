@@ -4,7 +4,7 @@
 // once, on the account that issued it (settled). The sweeper repairs what a crash leaves between (code-sweeper.ts).
 import type { Logger } from '../../logger.ts';
 import { alone, type AccountPool, type AccountRuntime } from '../accounts.ts';
-import type { StorefrontParts } from '../platform-module.ts';
+import type { StoreCodes } from '../capabilities/codes.ts';
 import type { RedeemCode } from '../order-record.ts';
 import type { OperatorQueries, RecordRole } from '../store/ledger-store.ts';
 import { markForCheck } from './cover-marks.ts';
@@ -40,7 +40,7 @@ export interface RewardCodesParts {
     OperatorQueries & RecordRole,
     'changeRecord' | 'getRecord' | 'addRecord' | 'deleteRecord' | 'customerOrders'
   >;
-  codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  codesOf: (platform: string) => StoreCodes | undefined;
   reader: {
     pointsToRedeem(
       account: AccountRuntime,
@@ -132,7 +132,7 @@ export class RewardCodes {
     asked: Redemption,
     holder: string,
     reservation: Reservation,
-    codes: NonNullable<StorefrontParts['codes']>,
+    codes: StoreCodes,
   ): Promise<Exclude<RedeemAnswer, { kind: 'issued' }> | Omit<Extract<RedeemAnswer, { kind: 'issued' }>, 'available'>> {
     const { shop, customer, reward } = asked;
     const made = await codes
@@ -188,7 +188,7 @@ export class RewardCodes {
     asked: Redemption,
     holder: string,
     reservation: Reservation,
-    codes: NonNullable<StorefrontParts['codes']>,
+    codes: StoreCodes,
     error: unknown,
   ): Promise<{ kind: 'failed' }> {
     const { platform, shop } = asked;

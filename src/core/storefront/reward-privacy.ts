@@ -16,7 +16,7 @@
 //   customer), save a mark with a cancel on its way, kept for that cancel's check.
 import type { Logger } from '../../logger.ts';
 import type { Accounts } from '../accounts.ts';
-import type { StorefrontParts } from '../platform-module.ts';
+import type { StoreCodes } from '../capabilities/codes.ts';
 import type { KeptRecords } from '../privacy.ts';
 import type { CustomerMatch, OrderWorkRole, RecordRole } from '../store/ledger-store.ts';
 import { CHECK_KIND, cancelsOnTheirWay } from './cover-marks.ts';
@@ -51,7 +51,7 @@ export interface RewardPrivacyParts {
     'getRecord' | 'changeRecord' | 'deleteRecord' | 'listRecords' | 'putRecord' | 'getOrder'
   >;
   accounts: Pick<Accounts, 'all' | 'runtime'>;
-  codesOf: (platform: string) => StorefrontParts['codes'] | undefined;
+  codesOf: (platform: string) => StoreCodes | undefined;
   logger: Logger;
   now?: () => Date;
   /** The window after a code's expiry in which its store's count of uses settles (the sweeper's). */
@@ -338,7 +338,7 @@ export class RewardPrivacy implements KeptRecords {
 }
 
 /** The reservation's code, removed from the store if it is there: by its id, or found by its text. */
-async function removeLive(codes: NonNullable<StorefrontParts['codes']>, reservation: Reservation): Promise<void> {
+async function removeLive(codes: StoreCodes, reservation: Reservation): Promise<void> {
   const platformId = reservation.platformId ?? (await codes.find(reservation.shop, reservation.code));
   if (platformId !== undefined) await codes.remove(reservation.shop, platformId);
 }

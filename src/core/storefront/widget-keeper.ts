@@ -1,11 +1,11 @@
-// The storefront's widget on platforms where the bridge puts it on the store itself (StorefrontParts.widget: a
+// The storefront's widget on platforms where the bridge puts it on the store itself (capabilities/widget.ts: a
 // script it registers): put on when the merchant turns the storefront on, taken off when they turn it off, and
 // checked now and then while it is on. A widget someone removed (a person in the platform's admin) is put back,
 // and the merchant's page says so, with how to take it off for good. What the last attempt came to is kept per
 // shop (a record naming the platform and shop, so the shop's erasure takes it): the page reads it, and a put that
 // failed (the platform down, a scope missing) is tried again at the next check.
 import type { Logger } from '../../logger.ts';
-import type { StorefrontParts } from '../platform-module.ts';
+import type { StoreWidget } from '../capabilities/widget.ts';
 import type { RecordRole, LedgerLifecycle } from '../store/ledger-store.ts';
 import { STOREFRONT_KIND, type StorefrontSetting } from './storefront-switch.ts';
 import { z } from 'zod';
@@ -40,7 +40,7 @@ export type WidgetView = Omit<WidgetState, 'platform' | 'shop'>;
 
 export interface WidgetKeeperOptions {
   store: Pick<RecordRole & LedgerLifecycle, 'getRecord' | 'putRecord' | 'deleteRecord' | 'listRecords' | 'exclusive'>;
-  widgetOf: (platform: string) => StorefrontParts['widget'] | undefined;
+  widgetOf: (platform: string) => StoreWidget | undefined;
   /** The bridge's address of the platform's widget script for a shop, as the platform loads it. */
   scriptUrl: (platform: string, shop: string) => string | undefined;
   logger: Logger;

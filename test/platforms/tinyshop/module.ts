@@ -1,6 +1,7 @@
 // TinyShop as the bridge needs it: written from docs/development.md ("Adding a platform") alone, and
 // registered at start by its test. Its one store is configured; a merchant opens their page from a link
-// TinyShop signs with the store's webhook secret, which the door checks still names that store.
+// TinyShop signs with the store's webhook secret, which the door checks still names that store. With its store
+// and webhook secret alone it is the smallest module there is, its webhooks; with its API too, a full one.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { PlatformModule } from '../../../src/core/platform-module.ts';
 import { httpUrl, secret, text } from '../../../src/setting-kinds.ts';
@@ -27,18 +28,37 @@ export const tinyShop: PlatformModule<typeof settings> = {
   names: { platform: 'TinyShop', shop: 'store', admin: 'your TinyShop admin, under Apps' },
   settings,
   checkSettings(given) {
-    const needed = ['TINYSHOP_WEBHOOK_SECRET', 'TINYSHOP_API_URL', 'TINYSHOP_API_TOKEN'] as const;
-    return given.TINYSHOP_STORE
-      ? needed.filter((key) => !given[key]).map((key) => ({ key, message: 'is required with TINYSHOP_STORE' }))
-      : [];
+    const problems = [];
+    if (given.TINYSHOP_STORE && !given.TINYSHOP_WEBHOOK_SECRET)
+      problems.push({ key: 'TINYSHOP_WEBHOOK_SECRET', message: 'is required with TINYSHOP_STORE' });
+    if (given.TINYSHOP_API_URL && !given.TINYSHOP_API_TOKEN)
+      problems.push({ key: 'TINYSHOP_API_TOKEN', message: 'is required with TINYSHOP_API_URL' });
+    if (given.TINYSHOP_API_TOKEN && !given.TINYSHOP_API_URL)
+      problems.push({ key: 'TINYSHOP_API_URL', message: 'is required with TINYSHOP_API_TOKEN' });
+    return problems;
   },
   build({ TINYSHOP_STORE: store, TINYSHOP_WEBHOOK_SECRET: webhookSecret, TINYSHOP_API_URL, TINYSHOP_API_TOKEN }) {
-    if (!store || !webhookSecret || !TINYSHOP_API_URL || !TINYSHOP_API_TOKEN) return undefined;
-    return {
+    if (!store || !webhookSecret) return undefined;
+    const webhooks = {
       adapter: tinyShopAdapter(webhookSecret),
-      source: tinyShopOrderSource(TINYSHOP_API_URL, TINYSHOP_API_TOKEN, store),
-      admitShop: async (shop) => (shop === store ? undefined : `${shop} is not the TinyShop store this bridge serves`),
-      chosenByOperator: async (shop) => shop === store,
+      admitShop: async (shop: string) =>
+        shop === store ? undefined : `${shop} is not the TinyShop store this bridge serves`,
+      onStored: async () => {},
+    };
+    // The smallest module: its webhooks alone, with no API to read orders, customers or sign-ins from.
+    if (!TINYSHOP_API_URL || !TINYSHOP_API_TOKEN) return { webhooks };
+    return {
+      webhooks,
+      orders: {
+        source: tinyShopOrderSource(TINYSHOP_API_URL, TINYSHOP_API_TOKEN, store),
+        storesToRead: { configured: true, connected: async () => false },
+      },
+      shops: {
+        list: async () => [store],
+        storeName: async () => undefined,
+        chosenByOperator: async (shop) => shop === store,
+        prepare: async () => {},
+      },
       storefront: tinyShopStorefront(webhookSecret, store, TINYSHOP_API_URL, TINYSHOP_API_TOKEN),
       routes: [
         {
@@ -68,6 +88,12 @@ export const tinyShop: PlatformModule<typeof settings> = {
       ],
       door: {
         frameAncestors: "'none'",
+        reloadsSignIn: false,
+        signIn: null,
+        platformSessions: null,
+        signInAgain: null,
+        noTabPage: false,
+        pageKeys: [],
         refusal: async ({ shop }) =>
           shop === store ? undefined : { status: 401, error: 'this store is not served here any more' },
       },

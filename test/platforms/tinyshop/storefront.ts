@@ -1,17 +1,21 @@
-// TinyShop's storefront part: its store's pages send the bridge the store, the signed-in customer (if any) and a
+// TinyShop's storefront capability: its store's pages send the bridge the store, the signed-in customer (if any) and a
 // time, signed with the store's webhook secret (HMAC-SHA256, hex), good for five minutes; the customer's contact
 // is read from TinyShop's API on the bridge's side, which answers 403 while the store has not granted `customers`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { StorefrontParts } from '../../../src/core/platform-module.ts';
+import type { Storefront } from '../../../src/core/platform-module.ts';
 
 const FRESH_MS = 5 * 60_000;
 
 export const storefrontSignature = (secret: string, store: string, customer: string, at: number) =>
   createHmac('sha256', secret).update(`storefront:${store}:${customer}:${at}`).digest('hex');
 
-export function tinyShopStorefront(secret: string, store: string, apiUrl: string, token: string): StorefrontParts {
+export function tinyShopStorefront(secret: string, store: string, apiUrl: string, token: string): Storefront {
   const api = (path: string) => fetch(`${apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
   return {
+    // Through TinyShop's own proxy: same-origin, one way in, and a store that is never uninstalled.
+    cors: null,
+    entrances: [],
+    served: async () => true,
     async customer({ query }) {
       const at = Number(query.at);
       const customer = query.customer ?? '';

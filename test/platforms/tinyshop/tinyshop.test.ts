@@ -61,9 +61,9 @@ describe('a platform registered as a module', () => {
     const incomplete = loadConfig({ env: { TINYSHOP_STORE: STORE }, modules: [tinyShop] });
     expect(incomplete.ok ? [] : incomplete.errors).toEqual([
       'TINYSHOP_WEBHOOK_SECRET: is required with TINYSHOP_STORE',
-      'TINYSHOP_API_URL: is required with TINYSHOP_STORE',
-      'TINYSHOP_API_TOKEN: is required with TINYSHOP_STORE',
     ]);
+    const halfApi = loadConfig({ env: { TINYSHOP_API_URL: 'https://tiny.example' }, modules: [tinyShop] });
+    expect(halfApi.ok ? [] : halfApi.errors).toEqual(['TINYSHOP_API_TOKEN: is required with TINYSHOP_API_URL']);
   });
 
   it('earns on a signed webhook from its store, and refuses a forged one before reading it', async () => {
