@@ -34,9 +34,12 @@ export function appInChromium(
     world.browser = await launchChromium();
   }, 90_000);
   afterAll(async () => {
-    await world.browser?.close();
-    await world.running?.stop();
-    await stopFakeShopifyForApp(world.fake);
+    try {
+      await world.browser?.close();
+      await world.running?.stop();
+    } finally {
+      await stopFakeShopifyForApp(world.fake);
+    }
   });
   return world as AppInChromium;
 }

@@ -110,21 +110,40 @@ export const tokenDigest = (value: string) => createHash('sha256').update(value)
 /**
  * @shopify/shopify-api always calls https://<shop>/admin/oauth/access_token:
  * nock catches those calls and passes them on, over HTTP, to the fake.
+ *
+ * Test files share their worker's modules (vitest.config.ts), so the route
+ * goes to the newest fake, whichever file's interceptor catches the call: a
+ * file whose cleanup threw, or ran late, must not send the next file's token
+ * exchange to its own fake, where the shop is not installed (a 401 that
+ * failed CI once, in shopify-merchant-rewards and secrets-at-rest).
  */
+let routedTo: FakeShopify | undefined;
+const TOKEN_PATH = '/admin/oauth/access_token';
+
 export async function routeTokenEndpointToFake(fake: FakeShopify): Promise<void> {
   const { default: nock } = await import('nock');
+  routedTo = fake;
+  if (nock.activeMocks().some((mock) => mock.endsWith(TOKEN_PATH))) return;
   nock(/\.myshopify\.com(:443)?$/)
     .persist()
-    .post('/admin/oauth/access_token')
+    .post(TOKEN_PATH)
     .reply(async function (this: { req: { headers: Record<string, string> } }, uri: string, body: unknown) {
       const shopName = String(this.req.headers.host ?? '').split(':')[0] ?? '';
-      const response = await fetch(`${fake.adminUrl(shopName)}${uri}`, {
+      if (!routedTo) return [503, JSON.stringify({ error: 'no fake Shopify is running' })];
+      const response = await fetch(`${routedTo.adminUrl(shopName)}${uri}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
       return [response.status, await response.text(), { 'content-type': 'application/json' }];
     });
+}
+
+/** Whether the token endpoint still goes to this fake: a later one's file cleans up after itself. */
+export function stopRoutingTo(fake: FakeShopify | undefined): boolean {
+  if (fake && routedTo !== fake) return false;
+  routedTo = undefined;
+  return true;
 }
 
 /** A customer record as the Admin API's Customer type holds it (2026-10): contact under defaultEmailAddress and defaultPhoneNumber. */

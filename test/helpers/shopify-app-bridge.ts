@@ -11,7 +11,7 @@ import { createLogger, type Logger } from '../../src/logger.ts';
 import { startBridge, type BridgeOptions, type RunningBridge } from '../../src/composition/main.ts';
 import { eventually, tempDataDir } from './engine.ts';
 import { shopifyHeaders, shopifyOrderJson } from './shopify.ts';
-import { routeTokenEndpointToFake, startFakeShopify, type FakeShopify } from './fake-shopify.ts';
+import { routeTokenEndpointToFake, startFakeShopify, stopRoutingTo, type FakeShopify } from './fake-shopify.ts';
 import { mintSessionToken } from './shopify-app-links.ts';
 
 export const APP_KEY = 'dev-dashboard-client-id';
@@ -38,6 +38,8 @@ export async function startFakeShopifyForApp(): Promise<FakeShopify> {
 
 export async function stopFakeShopifyForApp(fake: FakeShopify | undefined): Promise<void> {
   await fake?.close();
+  // A stop that comes after the next file started its own fake leaves that file's route and rules alone.
+  if (!stopRoutingTo(fake)) return;
   nock.cleanAll();
   nock.enableNetConnect();
 }

@@ -232,11 +232,15 @@ export async function startTenantWorld(backend: 'lowdb' | 'postgres'): Promise<T
     },
     registered: { tinyshop: merchant('tinyshop', TINY_STORE, () => tinySession) },
     async stop() {
-      await bridge.stop();
-      await front.close();
-      await Promise.all([woo.a.close(), woo.b.close(), bc.close(), tiny.stop()]);
-      await stopFakeShopifyForApp(shopify);
-      await database?.drop();
+      // Whatever fails to stop, the fake Shopify's route goes: the next file in this worker routes to its own.
+      try {
+        await bridge.stop();
+        await front.close();
+        await Promise.all([woo.a.close(), woo.b.close(), bc.close(), tiny.stop()]);
+      } finally {
+        await stopFakeShopifyForApp(shopify);
+        await database?.drop();
+      }
     },
   };
 }
