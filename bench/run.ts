@@ -113,37 +113,70 @@ export const PROFILES: Record<string, BenchProfile> = {
   },
 };
 
-type Measured = <T>(name: string, what: string, run: () => Promise<T>) => Promise<T>;
+const step = <T>(what: string, run: () => Promise<T>) => ({ what, run });
 
 /** The storefront's rows: the same load on each platform the storefront runs on, one after the other. */
-export async function storefrontRuns(profile: BenchProfile, measured: Measured) {
-  const storefront = await measured(
-    'storefront',
-    'storefront: balance reads through the app proxy beside live orders ...',
-    () => storefrontScenario(profile.storefront, shopifyStorefront),
-  );
-  const storefrontQuiet = await measured(
-    'storefrontQuiet',
-    'storefront: the same live orders, no customer asking ...',
-    () => storefrontScenario({ ...profile.storefront, readsPerSecond: 0, redeemsPerSecond: 0 }, shopifyStorefront),
-  );
-  const storefrontAbused = await measured(
-    'storefrontAbused',
-    'storefront: the same, and a customer with no points pressing Redeem nonstop ...',
-    () => storefrontScenario(profile.storefront, shopifyStorefront, { abuser: true }),
-  );
-  const storefrontBigCommerce = await measured(
-    'storefrontBigCommerce',
-    'storefront (BigCommerce): balance reads with the current-customer token beside live orders ...',
-    () => storefrontScenario(profile.storefront, bigCommerceStorefront),
-  );
-  const storefrontWooCommerce = await measured(
-    'storefrontWooCommerce',
-    'storefront (WooCommerce): balance reads with the plugin’s identity token beside live orders ...',
-    () => storefrontScenario(profile.storefront, wooCommerceStorefront),
-  );
-  return { storefront, storefrontQuiet, storefrontAbused, storefrontBigCommerce, storefrontWooCommerce };
+function storefrontSteps(profile: BenchProfile) {
+  return {
+    storefront: step('storefront: balance reads through the app proxy beside live orders ...', () =>
+      storefrontScenario(profile.storefront, shopifyStorefront),
+    ),
+    storefrontQuiet: step('storefront: the same live orders, no customer asking ...', () =>
+      storefrontScenario({ ...profile.storefront, readsPerSecond: 0, redeemsPerSecond: 0 }, shopifyStorefront),
+    ),
+    storefrontAbused: step('storefront: the same, and a customer with no points pressing Redeem nonstop ...', () =>
+      storefrontScenario(profile.storefront, shopifyStorefront, { abuser: true }),
+    ),
+    storefrontBigCommerce: step(
+      'storefront (BigCommerce): balance reads with the current-customer token beside live orders ...',
+      () => storefrontScenario(profile.storefront, bigCommerceStorefront),
+    ),
+    storefrontWooCommerce: step(
+      'storefront (WooCommerce): balance reads with the plugin’s identity token beside live orders ...',
+      () => storefrontScenario(profile.storefront, wooCommerceStorefront),
+    ),
+  };
 }
+
+/**
+ * Every scenario, in the order it runs, each measuring one part of the result. The smoke test runs them one test
+ * each, so a slow machine gives each its own time, and a failure names its scenario.
+ */
+export function benchSteps(profile: BenchProfile, log: (line: string) => void = () => undefined) {
+  return {
+    ack: step('acknowledgement: bare route, HMAC route, bridge on lowdb, on PostgreSQL, two on PostgreSQL ...', () =>
+      ackScenario(profile.ack),
+    ),
+    platformHang: step('acknowledgement while the store API hangs ...', () => platformHangScenario(profile.ack)),
+    history: step('history ...', () => historyScenario(profile.history, log)),
+    drain: step('drain at the rate limit ...', () => drainScenario(profile.drain.jobs, profile.drain.limitPerMinute)),
+    latency: step('end-to-end latency ...', () => latencyScenario(profile.latency.orders)),
+    postgres: step('PostgreSQL: takeover, pruneSeen, NOTIFY ...', () => postgresScenarios(profile.postgres, log)),
+    lanes: step('live during backfill: a resync backlog at the rate limit while live orders arrive ...', () =>
+      lanesScenario(profile.lanes, log),
+    ),
+    accounts: step('accounts: many accounts, each at its own limit, some with a resync, all with live orders ...', () =>
+      accountsScenario(profile.accounts, log),
+    ),
+    patterns: step('merchants’ discount-code patterns at their worst ...', async () =>
+      hostilePatternsScenario(profile.patterns.matches),
+    ),
+    privacy: step('a customer’s export and erasure beside a large kept body ...', () =>
+      privacyScanScenario(profile.privacy.bodyBytes),
+    ),
+    themeEmbed: step('the theme’s points launcher: Lighthouse without and with it (medians) ...', () =>
+      themeEmbedScenario(profile.themeEmbed, log),
+    ),
+    ...storefrontSteps(profile),
+    sustained: step('sustained pipeline: deliveries held for minutes, the backlog drained within 60 s ...', () =>
+      sustainedScenario(profile.sustained, log),
+    ),
+  };
+}
+
+type Steps = ReturnType<typeof benchSteps>;
+/** What each scenario measured. */
+export type BenchParts = { [K in keyof Steps]: Awaited<ReturnType<Steps[K]['run']>> };
 
 export async function runBench(
   profile: BenchProfile,
@@ -151,55 +184,20 @@ export async function runBench(
   keep: (partial: Record<string, unknown>) => void = () => undefined,
 ) {
   const started = Date.now();
+  const parts: Record<string, unknown> = {};
   // Each figure is kept as soon as it is measured: a long run that fails late loses nothing before.
-  const measured: Measured = async (name, what, run) => {
+  for (const [name, { what, run }] of Object.entries(benchSteps(profile, log))) {
     log(what);
-    const result = await run();
-    keep({ [name]: result });
-    return result;
-  };
-  const ack = await measured(
-    'ack',
-    'acknowledgement: bare route, HMAC route, bridge on lowdb, on PostgreSQL, two on PostgreSQL ...',
-    () => ackScenario(profile.ack),
-  );
-  const platformHang = await measured('platformHang', 'acknowledgement while the store API hangs ...', () =>
-    platformHangScenario(profile.ack),
-  );
-  const history = await measured('history', 'history ...', () => historyScenario(profile.history, log));
-  const drain = await measured('drain', 'drain at the rate limit ...', () =>
-    drainScenario(profile.drain.jobs, profile.drain.limitPerMinute),
-  );
-  const latency = await measured('latency', 'end-to-end latency ...', () => latencyScenario(profile.latency.orders));
-  const postgres = await measured('postgres', 'PostgreSQL: takeover, pruneSeen, NOTIFY ...', () =>
-    postgresScenarios(profile.postgres, log),
-  );
-  const lanes = await measured(
-    'lanes',
-    'live during backfill: a resync backlog at the rate limit while live orders arrive ...',
-    () => lanesScenario(profile.lanes, log),
-  );
-  const accounts = await measured(
-    'accounts',
-    'accounts: many accounts, each at its own limit, some with a resync, all with live orders ...',
-    () => accountsScenario(profile.accounts, log),
-  );
-  const patterns = await measured('patterns', 'merchants’ discount-code patterns at their worst ...', async () =>
-    hostilePatternsScenario(profile.patterns.matches),
-  );
-  const privacy = await measured('privacy', 'a customer’s export and erasure beside a large kept body ...', () =>
-    privacyScanScenario(profile.privacy.bodyBytes),
-  );
-  await measured('themeEmbed', 'the theme’s points launcher: Lighthouse without and with it (medians) ...', () =>
-    themeEmbedScenario(profile.themeEmbed, log),
-  );
-  const { storefront, storefrontQuiet, storefrontAbused, storefrontBigCommerce, storefrontWooCommerce } =
-    await storefrontRuns(profile, measured);
-  const sustained = await measured(
-    'sustained',
-    'sustained pipeline: deliveries held for minutes, the backlog drained within 60 s ...',
-    () => sustainedScenario(profile.sustained, log),
-  );
+    parts[name] = await run();
+    keep({ [name]: parts[name] });
+  }
+  return benchResult(profile, parts as BenchParts, Date.now() - started);
+}
+
+/** The figures of every scenario, with the targets they are held to. */
+export function benchResult(profile: BenchProfile, parts: BenchParts, elapsedMs: number) {
+  const { ack, platformHang, history, drain, latency, postgres, lanes, accounts, patterns, sustained } = parts;
+  const { storefrontQuiet, storefrontAbused } = parts;
   const largest = (backend: string) => history.filter((point) => point.backend === backend).at(-1);
   const smallest = history.find((point) => point.backend === 'lowdb');
   const lowdbLargest = largest('lowdb');
@@ -310,7 +308,7 @@ export async function runBench(
       memoryGb: Math.round(totalmem() / 2 ** 30),
       node: process.version,
     },
-    seconds: Math.round((Date.now() - started) / 1000),
+    seconds: Math.round(elapsedMs / 1000),
     ack,
     platformHang,
     history,
@@ -320,18 +318,18 @@ export async function runBench(
     lanes,
     accounts,
     patterns,
-    privacy,
+    privacy: parts.privacy,
     sustained,
-    storefront,
+    storefront: parts.storefront,
     storefrontQuiet,
     storefrontAbused,
-    storefrontBigCommerce,
-    storefrontWooCommerce,
+    storefrontBigCommerce: parts.storefrontBigCommerce,
+    storefrontWooCommerce: parts.storefrontWooCommerce,
     targets,
   };
 }
 
-export function table(result: Awaited<ReturnType<typeof runBench>>): string {
+export function table(result: ReturnType<typeof benchResult>): string {
   const {
     ack,
     platformHang,
@@ -506,27 +504,27 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (only !== undefined && only !== 'storefront') throw new Error('BENCH_ONLY can only be storefront');
   if (only === 'storefront') {
     const at = new Date().toISOString();
-    const measured: Measured = async (name, what, run) => {
+    const runs: Record<string, unknown> = {};
+    for (const [name, { what, run }] of Object.entries(storefrontSteps(profile))) {
       log(what);
-      const result = await run();
-      keep({ [name]: result });
-      return result;
-    };
-    const runs = await storefrontRuns(profile, measured);
+      runs[name] = await run();
+      keep({ [name]: runs[name] });
+    }
+    const parts = runs as Pick<BenchParts, keyof ReturnType<typeof storefrontSteps>>;
     const text = [
       `loyalty-bridge bench (${profile.name}, storefront only), ${at}, node ${process.version}, ${cpus().length} cores`,
       ...storefrontTable([
-        runs.storefront,
-        runs.storefrontQuiet,
-        runs.storefrontAbused,
-        runs.storefrontBigCommerce,
-        runs.storefrontWooCommerce,
+        parts.storefront,
+        parts.storefrontQuiet,
+        parts.storefrontAbused,
+        parts.storefrontBigCommerce,
+        parts.storefrontWooCommerce,
       ]),
     ].join('\n');
     process.stdout.write(`${text}\n`);
     writeFileSync(
       `${dir}storefront-${at.replace(/[:.]/g, '-')}.json`,
-      `${JSON.stringify({ profile: profile.name, at, ...runs }, null, 2)}\n`,
+      `${JSON.stringify({ profile: profile.name, at, ...parts }, null, 2)}\n`,
     );
   } else {
     const result = await runBench(profile, log, keep);
