@@ -11,6 +11,7 @@
 // also keeps out any other code. Needs store_v2_marketing: without it the make is 'not-allowed'.
 import { z } from 'zod';
 import type { DiscountCodeRequest, MadeCode, StoreCodes } from '../../src/core/platform-module.ts';
+import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
 import { BigCommerceApiError, type BigCommerceApi } from './admin-api.ts';
 
 /** What the merchant reads when the app may not make codes, unless the caller says how this install gets the scope. */
@@ -110,6 +111,14 @@ async function removePromotion(client: BigCommerceApi, id: string): Promise<void
   if (answer.status !== 204 && answer.status !== 404) throw refused(answer, 'delete a reward’s promotion');
 }
 
+/** The promotion's action for a benefit (BigCommerce's promotion rules, cart_value). */
+function actionFor(benefit: RewardBenefit) {
+  switch (benefit.kind) {
+    case 'amount_off':
+      return { cart_value: { discount: { fixed_amount: benefit.amount } } };
+  }
+}
+
 /** The promotion a redemption's code goes on, in the store's currency where it is known. */
 function promotionFor(request: DiscountCodeRequest, currency: string | undefined) {
   return {
@@ -118,7 +127,7 @@ function promotionFor(request: DiscountCodeRequest, currency: string | undefined
     redemption_type: 'COUPON',
     rules: [
       {
-        action: { cart_value: { discount: { fixed_amount: request.amountOff } } },
+        action: actionFor(request.benefit),
         apply_once: true,
         stop: true,
         ...(request.minimumOrder !== null ? { condition: { cart: { minimum_spend: request.minimumOrder } } } : {}),

@@ -6,6 +6,7 @@
 // deprecates codeDiscountNode, and the schema test refuses documents that select what their version deprecates.
 // Making codes needs write_discounts (readiness, discount-readiness.ts); without it the answer is 'not-allowed'.
 import type { DiscountCodeRequest, MadeCode } from '../../src/core/platform-module.ts';
+import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
 import { ShopifyAdminError, type ShopifyAdminApi } from './admin-api.ts';
 import { forgetScopes, missingScope } from './scopes.ts';
 
@@ -109,7 +110,15 @@ async function owner(parts: CodeParts, shop: string, code: string): Promise<Foun
   return answer.codeDiscountNodeByCode ?? undefined;
 }
 
-/** The code's input to discountCodeBasicCreate: an amount off the order, for one customer, used once. */
+/** What the code's customer gets, for a benefit (DiscountCustomerGetsValueInput). */
+function customerGetsValue(benefit: RewardBenefit) {
+  switch (benefit.kind) {
+    case 'amount_off':
+      return { discountAmount: { amount: benefit.amount, appliesOnEachItem: false } };
+  }
+}
+
+/** The code's input to discountCodeBasicCreate: the benefit on the order, for one customer, used once. */
 function basicCodeDiscountFor(request: DiscountCodeRequest) {
   return {
     code: request.code,
@@ -118,7 +127,7 @@ function basicCodeDiscountFor(request: DiscountCodeRequest) {
     endsAt: request.expiresAt,
     context: { customers: { add: [customerGid(request.customerId)] } },
     customerGets: {
-      value: { discountAmount: { amount: request.amountOff, appliesOnEachItem: false } },
+      value: customerGetsValue(request.benefit),
       items: { all: true },
     },
     ...(request.minimumOrder !== null

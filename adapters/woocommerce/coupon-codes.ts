@@ -18,6 +18,7 @@
 // either way the make is 'not-allowed', in words.
 import { z } from 'zod';
 import type { DiscountCodeRequest, MadeCode, StoreCodes } from '../../src/core/platform-module.ts';
+import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
 import { WooRestError, type WooRestClient } from './admin-api.ts';
 
 /** What the merchant reads when the store's key may not make coupons, unless the caller says how to fix it. */
@@ -66,6 +67,14 @@ const wooInstant = (iso: string) => `${new Date(iso).toISOString().slice(0, 19)}
 /** WooCommerce keeps coupon codes in lower case (wc_format_coupon_code); a code is the same code in any case. */
 const sameCode = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
+/** A coupon's discount for a benefit (WooCommerce REST coupons: discount_type and amount). */
+function couponDiscount(benefit: RewardBenefit): { discount_type: string; amount: string } {
+  switch (benefit.kind) {
+    case 'amount_off':
+      return { discount_type: 'fixed_cart', amount: benefit.amount };
+  }
+}
+
 export function wooCouponCodes(
   restFor: (shop: string) => Promise<WooRestClient | undefined>,
   /** Why this store's key may not make coupons, and what the merchant does about it (its readiness's words). */
@@ -89,8 +98,7 @@ export function wooCouponCodes(
       const client = await rest(request.shop);
       const coupon = {
         code: request.code,
-        discount_type: 'fixed_cart',
-        amount: request.amountOff,
+        ...couponDiscount(request.benefit),
         // The merchant reads why the coupon is there; the code names it in the coupons' list.
         description: request.title,
         // One order pays with one of the bridge's codes at most where the reward does not combine; a reward that

@@ -9,11 +9,20 @@ import type { LedgerStore } from '../core/store/ledger-store.ts';
 import { saveRewards, shopRewards, type Reward } from '../core/storefront/rewards.ts';
 import { setStorefront } from '../core/storefront/storefront-switch.ts';
 import { DEMO_BY } from './demo-accounts.ts';
+import type { RewardBenefit } from '../core/reward-benefit.ts';
+
+/** What the demo's checkout takes off the order for a code's benefit. */
+function amountOf(benefit: RewardBenefit): string {
+  switch (benefit.kind) {
+    case 'amount_off':
+      return benefit.amount;
+  }
+}
 
 /** The demo shop's one reward: the points the demo customer's first order earns. */
 export const DEMO_REWARD: Omit<Reward, 'id'> = {
   points: 100,
-  amountOff: '5.00',
+  benefit: { kind: 'amount_off', amount: '5.00' },
   minimumOrder: null,
   expiresInDays: 30,
   combines: false,
@@ -69,7 +78,7 @@ export class DemoCodes {
     )
       return { refused: CODE_REFUSED };
     code.uses++;
-    return { code: code.request.code, amount: code.request.amountOff };
+    return { code: code.request.code, amount: amountOf(code.request.benefit) };
   }
 
   #byId(platformId: string): DemoCode | undefined {

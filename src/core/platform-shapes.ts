@@ -1,5 +1,6 @@
 // The values a platform's capabilities (capabilities/) take and give: a reward code asked for, a customer's
 // contact, who asks the storefront, a store as the operator's panel shows it, a setting's problem.
+import type { RewardBenefit } from './reward-benefit.ts';
 
 /** Whether an install can serve something now, or what it lacks: scopes the merchant approves, with why in words. */
 export type Readiness = { ready: true } | { ready: false; missingScopes: string[]; why: string };
@@ -28,8 +29,8 @@ export interface DiscountCodeRequest {
   code: string;
   /** The code's name in the store's admin ("Loyalty reward: 500 points"). */
   title: string;
-  /** The amount off the order, in the store's currency, as a decimal string ("5.00"). */
-  amountOff: string;
+  /** What the code gives (reward-benefit.ts): each platform's maker makes every kind, or says it cannot. */
+  benefit: RewardBenefit;
   /** The smallest order subtotal it applies to, or none. */
   minimumOrder: string | null;
   startsAt: string;

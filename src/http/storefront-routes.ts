@@ -20,6 +20,7 @@ import type { StorefrontReader } from '../core/storefront/storefront-reader.ts';
 import { storefrontOn } from '../core/storefront/storefront-switch.ts';
 import { waysToEarn } from '../core/storefront/ways-to-earn.ts';
 import type { RecordRole } from '../core/store/ledger-store.ts';
+import { amountOffField } from '../core/reward-benefit.ts';
 
 export interface StorefrontRouteParts {
   platform: string;
@@ -136,7 +137,8 @@ async function answerAsker(
   const rewards = offered.map((reward) => ({
     id: reward.id,
     points: reward.points,
-    amountOff: reward.amountOff,
+    benefit: reward.benefit,
+    ...amountOffField(reward.benefit),
     minimumOrder: reward.minimumOrder,
     expiresInDays: reward.expiresInDays,
     words: rewardWords(reward),
@@ -187,7 +189,8 @@ async function answerAsker(
           json: {
             redeemed: true,
             code: made.code,
-            amountOff: made.amountOff,
+            benefit: made.benefit,
+            ...amountOffField(made.benefit),
             expiresAt: made.expiresAt,
             available: made.available,
           },

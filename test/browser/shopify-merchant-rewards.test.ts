@@ -153,7 +153,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
         id: expect.any(String),
         points: 500,
         // Typed as 5 and 50: kept with two decimals, as the store shows amounts.
-        amountOff: '5.00',
+        benefit: { kind: 'amount_off', amount: '5.00' },
         minimumOrder: '50.00',
         expiresInDays: 30,
         combines: true,

@@ -50,7 +50,7 @@ function request(change: Partial<DiscountCodeRequest> = {}): DiscountCodeRequest
     customerId: '42',
     code: `LB-TESTCODE${String(++made).padStart(8, '0')}`,
     title: 'Loyalty reward: 500 points',
-    amountOff: '5.00',
+    benefit: { kind: 'amount_off' as const, amount: '5.00' },
     minimumOrder: null,
     startsAt: new Date(now - 1_000).toISOString(),
     expiresAt: new Date(now + 24 * HOUR).toISOString(),
@@ -70,7 +70,7 @@ const cart = (change: Partial<Checkout> = {}): Checkout => ({ ...storeCart(fake,
 
 describe('BigCommerce promotion codes', () => {
   it('makes a coupon promotion of the reward with one code on it, used once, ending at the expiry', async () => {
-    const asked = request({ minimumOrder: '20.00', amountOff: '7.50' });
+    const asked = request({ minimumOrder: '20.00', benefit: { kind: 'amount_off' as const, amount: '7.50' } });
     const saved = promotion(await madeId(asked))!;
     expect(saved).toMatchObject({
       redemption_type: 'COUPON',

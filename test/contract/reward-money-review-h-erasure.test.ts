@@ -48,7 +48,8 @@ describe.each(ledgerBackends())(
         expect(exported.reservations).toEqual([
           {
             ...{ account: w.account.id, platform: PLATFORM, shop: SHOP, customerId: `customer-${email}`, code },
-            ...{ points: 200, amountOff: '5.00', state: 'issued', meaning: expect.stringContaining('can be used') },
+            ...{ points: 200, benefit: { kind: 'amount_off', amount: '5.00' }, amountOff: '5.00' },
+            ...{ state: 'issued', meaning: expect.stringContaining('can be used') },
             ...{ createdAt: expect.any(String), expiresAt: expect.any(String) },
           },
         ]);

@@ -16,13 +16,13 @@ const world = sandboxWithEngines();
 const BIG: Reward = {
   id: 'big',
   points: 200,
-  amountOff: '5.00',
+  benefit: { kind: 'amount_off' as const, amount: '5.00' },
   minimumOrder: null,
   expiresInDays: 7,
   combines: true,
   on: true,
 };
-const SMALL: Reward = { ...BIG, id: 'small', points: 100, amountOff: '2.00' };
+const SMALL: Reward = { ...BIG, id: 'small', points: 100, benefit: { kind: 'amount_off' as const, amount: '2.00' } };
 const REWARDS = [BIG, SMALL];
 
 let next = 0;

@@ -16,7 +16,7 @@ const world = sandboxWithEngines();
 const BIG: Reward = {
   id: 'big',
   points: 200,
-  amountOff: '5.00',
+  benefit: { kind: 'amount_off' as const, amount: '5.00' },
   minimumOrder: null,
   expiresInDays: 7,
   combines: true,

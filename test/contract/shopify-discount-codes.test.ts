@@ -69,7 +69,7 @@ function request(overrides: Partial<DiscountCodeRequest> = {}): DiscountCodeRequ
     customerId: '7001',
     code: `LB-TEST-${made}-7K2QX9`,
     title: 'Loyalty reward: 500 points',
-    amountOff: '5.00',
+    benefit: { kind: 'amount_off' as const, amount: '5.00' },
     minimumOrder: null,
     startsAt: new Date(Date.now() - HOUR).toISOString(),
     expiresAt: new Date(Date.now() + 24 * HOUR).toISOString(),

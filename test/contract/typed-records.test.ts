@@ -18,7 +18,7 @@ const holder = (points: unknown): unknown => ({
       customerId: 'c-ada',
       rewardId: 'five-off',
       points,
-      amountOff: '5.00',
+      benefit: { kind: 'amount_off', amount: '5.00' },
       code: 'LB-CODE',
       state: 'issued',
       expiresAt: '2026-12-01T00:00:00.000Z',
@@ -58,6 +58,17 @@ describe.each(ledgerBackends())('typed records, on %s', (_name, available, open)
     expect(await store.getRecord(HOLDER_KIND, 'acct:ada')).toBeUndefined();
     await store.putRecord(HOLDER_KIND, 'acct:ada', holder(100) as Holder);
     await expect(store.changeRecord(HOLDER_KIND, 'acct:ada', () => ({ put: wrong }))).rejects.toThrow(RecordShapeError);
+    expect(await store.getRecord(HOLDER_KIND, 'acct:ada')).toEqual(holder(100));
+  });
+
+  it.skipIf(!available)('reads a reservation kept before rewards had kinds as the amount off it was', async () => {
+    const store = await open();
+    const before = holder(100) as { reservations: Array<Record<string, unknown>> };
+    const { benefit: _benefit, ...kept } = before.reservations[0]!;
+    await store.putRecord(raw(HOLDER_KIND.kind), 'acct:ada', {
+      ...before,
+      reservations: [{ ...kept, amountOff: '5.00' }],
+    });
     expect(await store.getRecord(HOLDER_KIND, 'acct:ada')).toEqual(holder(100));
   });
 

@@ -59,7 +59,7 @@ function request(change: Partial<DiscountCodeRequest> = {}): DiscountCodeRequest
     email: EMAIL,
     code: `LB-TESTCODE${String(++made).padStart(8, '0')}`,
     title: 'Loyalty reward: 500 points',
-    amountOff: '5.00',
+    benefit: { kind: 'amount_off' as const, amount: '5.00' },
     minimumOrder: null,
     startsAt: new Date(now - 1_000).toISOString(),
     expiresAt: new Date(now + 24 * HOUR).toISOString(),
@@ -84,7 +84,7 @@ describe('WooCommerce coupon codes', () => {
   });
 
   it('makes a fixed-cart coupon of the reward, used once, alone, for the customer’s e-mail, naming the points', async () => {
-    const asked = request({ minimumOrder: '20.00', amountOff: '7.50' });
+    const asked = request({ minimumOrder: '20.00', benefit: { kind: 'amount_off' as const, amount: '7.50' } });
     const saved = coupon(await madeId(asked))!;
     expect(saved).toMatchObject({
       code: asked.code.toLowerCase(),

@@ -150,7 +150,13 @@ async function openCodeOf(store: LedgerStore, shop: KillTestStore, email: string
       customerId: `customer-${randomBytes(4).toString('hex')}`,
       rewardId: 'r',
     },
-    ...{ points: REWARD_POINTS, amountOff: '1.00', code: newCode(), state: 'issued', expiresAt },
+    ...{
+      points: REWARD_POINTS,
+      benefit: { kind: 'amount_off' as const, amount: '1.00' },
+      code: newCode(),
+      state: 'issued',
+      expiresAt,
+    },
     createdAt: new Date().toISOString(),
   };
   await store.putRecord(HOLDER_KIND, holder, {

@@ -22,7 +22,7 @@ export const ADA = holderId('acct', ada);
 export const REWARD: Reward = {
   id: 'r1',
   points: 100,
-  amountOff: '5.00',
+  benefit: { kind: 'amount_off' as const, amount: '5.00' },
   minimumOrder: null,
   expiresInDays: 30,
   combines: false,

@@ -219,7 +219,7 @@ export function reserve(
     customerId: `customer-${email}`,
     rewardId: 'reward',
     points: 100,
-    amountOff: '5.00',
+    benefit: { kind: 'amount_off' as const, amount: '5.00' },
     code: `LB-FENCE${model.round}`,
     state: 'redeemed' as const,
     expiresAt: new Date(now + 86_400_000).toISOString(),

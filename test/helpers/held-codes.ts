@@ -17,14 +17,14 @@ export async function codeHeld(w: RewardWorld, customer: ServiceCustomer, custom
   const at = new Date(w.clock.now).toISOString();
   const expiresAt = new Date(w.clock.now + 7 * 86_400_000).toISOString();
   const made = await w.store.parts.make({
-    ...{ shop: SHOP, customerId, code, title: 'Loyalty reward', amountOff: BIG.amountOff, minimumOrder: null },
+    ...{ shop: SHOP, customerId, code, title: 'Loyalty reward', benefit: BIG.benefit, minimumOrder: null },
     ...{ startsAt: at, expiresAt, combinesWithOthers: true },
   });
   if (made.kind !== 'made') throw new Error('the fake store makes every code');
   const holder = holderId(w.account.id, customer);
   const reservation: Reservation = {
     ...{ id: `held-${customerId}`, platform: PLATFORM, shop: SHOP, customerId, rewardId: BIG.id, points: 200 },
-    ...{ amountOff: BIG.amountOff, code, state: 'issued', platformId: made.platformId, expiresAt, createdAt: at },
+    ...{ benefit: BIG.benefit, code, state: 'issued', platformId: made.platformId, expiresAt, createdAt: at },
   };
   await w.ledger.addRecord(CODE_KIND, codeIndexId(PLATFORM, SHOP, code), {
     ...{ platform: PLATFORM, shop: SHOP, holder, reservation: reservation.id, createdAt: at },

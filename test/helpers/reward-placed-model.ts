@@ -18,7 +18,7 @@ import { raw } from './raw-records.ts';
 
 /** 100 points for 2.00 off, for a day: two earns give a customer two of these at once. */
 export const REWARD: Reward = {
-  ...{ id: 'hundred', points: 100, amountOff: '2.00', minimumOrder: null },
+  ...{ id: 'hundred', points: 100, benefit: { kind: 'amount_off' as const, amount: '2.00' }, minimumOrder: null },
   ...{ expiresInDays: 1, combines: false, on: true },
 };
 

@@ -170,7 +170,7 @@ export const offerRewards = (ledger: LedgerStore, rewards: Reward[]) =>
 
 /** A reward of 200 points for 5.00 off, lasting 7 days, combining: the one the reward contract tests spend. */
 export const BIG: Reward = {
-  ...{ id: 'big', points: 200, amountOff: '5.00', minimumOrder: null },
+  ...{ id: 'big', points: 200, benefit: { kind: 'amount_off' as const, amount: '5.00' }, minimumOrder: null },
   ...{ expiresInDays: 7, combines: true, on: true },
 };
 

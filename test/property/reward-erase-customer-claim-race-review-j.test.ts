@@ -67,7 +67,12 @@ async function world(store: LedgerStore, now: Date) {
   const code = newCode();
   const reservation = {
     ...{ id: `reservation-${run}`, platform: PLATFORM, shop, customerId: 'c-1', rewardId: 'big', points: 200 },
-    ...{ amountOff: '5.00', code, state: 'issued' as const, platformId: `gid-${run}` },
+    ...{
+      benefit: { kind: 'amount_off' as const, amount: '5.00' },
+      code,
+      state: 'issued' as const,
+      platformId: `gid-${run}`,
+    },
     ...{ expiresAt: new Date(now.getTime() + 7 * DAY_MS).toISOString(), createdAt: now.toISOString() },
   };
   await store.putRecord(HOLDER_KIND, holder, {

@@ -47,6 +47,7 @@ import { bigCommerceCodes, inMemoryCodes, wooCommerceCodes, type ModelCodes } fr
 import { orderEvent } from '../helpers/order-events.ts';
 import { storeWith } from '../helpers/store-with.ts';
 import { raw } from '../helpers/raw-records.ts';
+import { amountOff } from '../helpers/amount-off.ts';
 
 const world = sandboxWithEngines();
 const logger = createLogger({ level: 'silent' });
@@ -58,8 +59,14 @@ const REPAIR_MS = 2 * 60_000;
 /** One fulfilled order earns this many approved points (the sandbox's activity '1'). */
 const EARN = 100;
 const REWARDS: Reward[] = [
-  { id: 'big', points: 60, amountOff: '6.00', minimumOrder: null, expiresInDays: 1, combines: false, on: true },
-  { id: 'small', points: 25, amountOff: '2.50', minimumOrder: null, expiresInDays: 1, combines: false, on: true },
+  {
+    ...{ id: 'big', points: 60, benefit: amountOff('6.00') },
+    ...{ minimumOrder: null, expiresInDays: 1, combines: false, on: true },
+  },
+  {
+    ...{ id: 'small', points: 25, benefit: amountOff('2.50') },
+    ...{ minimumOrder: null, expiresInDays: 1, combines: false, on: true },
+  },
 ];
 const REWARD_KINDS = new Set([HOLDER_KIND.kind, CODE_KIND.kind]);
 
@@ -431,7 +438,7 @@ class PayWithCode implements Cmd {
         orderId,
         facts: cancelled ? ['placed', 'paid', 'cancelled'] : ['placed', 'paid'],
         customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
-        discountCodes: [{ code: real.fake.orderCode(code.code), amount: reservation.amountOff }],
+        discountCodes: [{ code: real.fake.orderCode(code.code), amount: reservation.benefit.amount }],
         ...(this.how === 'excluded' ? { source: 'pos' } : {}),
         ...(this.how === 'test' ? { test: true } : {}),
       });

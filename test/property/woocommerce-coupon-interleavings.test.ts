@@ -46,6 +46,7 @@ import {
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import { wooOrderJson } from '../helpers/woocommerce.ts';
 import { raw } from '../helpers/raw-records.ts';
+import { amountOff } from '../helpers/amount-off.ts';
 
 const world = sandboxWithEngines();
 const logger = createLogger({ level: 'silent' });
@@ -53,13 +54,8 @@ const PLATFORM = 'woocommerce';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SETTLE_MS = 60 * 60_000;
 const REWARD: Reward = {
-  id: 'six-off',
-  points: 60,
-  amountOff: '6.00',
-  minimumOrder: null,
-  expiresInDays: 1,
-  combines: false,
-  on: true,
+  ...{ id: 'six-off', points: 60, benefit: amountOff('6.00') },
+  ...{ minimumOrder: null, expiresInDays: 1, combines: false, on: true },
 };
 const KEYS = { key: 'ck_interleavings', secret: 'cs_interleavings' };
 const ORDER_TOPICS = new Set(['order.created', 'order.updated']);

@@ -20,6 +20,7 @@ import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';
 import { raw } from '../helpers/raw-records.ts';
+import { FIVE_OFF } from '../helpers/amount-off.ts';
 
 const DAY = 86_400_000;
 const SETTLE = 6 * 3_600_000;
@@ -76,7 +77,7 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
     customerId: '42',
     code: 'LB-ABCDEFGHJKLMNPQR',
     title: 'Loyalty reward',
-    amountOff: '5.00',
+    benefit: { kind: 'amount_off' as const, amount: '5.00' },
     minimumOrder: null,
     startsAt: new Date(clock).toISOString(),
     expiresAt: new Date(clock + 7 * DAY).toISOString(),
@@ -90,7 +91,7 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
     customerId: '42',
     rewardId: 'rw1',
     points: 200,
-    amountOff: '5.00',
+    benefit: { kind: 'amount_off' as const, amount: '5.00' },
     code: 'LB-ABCDEFGHJKLMNPQR',
     state: 'issued',
     platformId: made.platformId,
@@ -116,7 +117,7 @@ async function issued(): Promise<{ reservation: Reservation; sweeper: CodeSweepe
     by: 't',
     at: '',
   });
-  const reward = { id: 'rw1', points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 7, combines: true };
+  const reward = FIVE_OFF;
   await saveRewards(store, 'shopify', SHOP, [{ ...reward, on: true }], 'test');
   const now = () => new Date(clock);
   const codesOf = () => codes;

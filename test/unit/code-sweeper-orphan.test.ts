@@ -12,11 +12,12 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';
+import { FIVE_OFF } from '../helpers/amount-off.ts';
 
 const SHOP = 'acme.example';
 const ADA = { email: 'ada@example.com' };
 const REPAIR = 2 * 60_000;
-const REWARD = { id: 'rw1', points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 7, combines: true };
+const REWARD = FIVE_OFF;
 const logger = createLogger({ level: 'silent' });
 const balance = {
   ...{ approved: 500, redeemed: 0, held: 0, pending: 0, available: 500, pendingUntil: null },

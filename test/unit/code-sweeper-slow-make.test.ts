@@ -13,12 +13,13 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';
+import { FIVE_OFF } from '../helpers/amount-off.ts';
 
 const SHOP = 'acme.example';
 const ADA = { email: 'ada@example.com' };
 const HOLDER = holderId('acct', ADA);
 const REPAIR = 2 * 60_000;
-const REWARD = { id: 'rw1', points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 7, combines: true };
+const REWARD = FIVE_OFF;
 const logger = createLogger({ level: 'silent' });
 
 const stores: LowdbStore[] = [];

@@ -18,6 +18,7 @@ import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';
+import { FIVE_OFF } from '../helpers/amount-off.ts';
 
 const DAY = 86_400_000;
 const SETTLE = 6 * 3_600_000;
@@ -83,14 +84,20 @@ describe('the sweeper, for a shop uninstalled while a code of it was being made'
   it('keeps the points held of a code its store made (its answer lost), while the code still pays', async () => {
     // The make landed in the store; its answer was lost (a timeout, a crash), so the reservation is still 'reserving'.
     const made = await fake.parts.make({
-      ...{ shop: SHOP, customerId: '42', code: CODE, title: 'Loyalty reward', amountOff: '5.00', minimumOrder: null },
+      ...{ shop: SHOP, customerId: '42', code: CODE, title: 'Loyalty reward', minimumOrder: null },
+      benefit: FIVE_OFF.benefit,
       ...{ startsAt: new Date(clock).toISOString(), expiresAt: new Date(clock + 7 * DAY).toISOString() },
       combinesWithOthers: true,
     });
     expect(made.kind).toBe('made');
     const reservation: Reservation = {
       ...{ id: 'r1', platform: 'shopify', shop: SHOP, customerId: '42', rewardId: 'rw1', points: 200 },
-      ...{ amountOff: '5.00', code: CODE, state: 'reserving', expiresAt: new Date(clock + 7 * DAY).toISOString() },
+      ...{
+        benefit: FIVE_OFF.benefit,
+        code: CODE,
+        state: 'reserving',
+        expiresAt: new Date(clock + 7 * DAY).toISOString(),
+      },
       createdAt: new Date(clock).toISOString(),
     };
     await store.putRecord(HOLDER_KIND, HOLDER, {
@@ -130,14 +137,20 @@ describe('the sweeper, for a code kept for removal in a shop uninstalled', () =>
 describe('the sweeper, for an uninstalled shop whose store never answers again', () => {
   it('lets an issued code’s points go once it expired and settled, though the store’s errors look passing', async () => {
     const made = await fake.parts.make({
-      ...{ shop: SHOP, customerId: '42', code: CODE, title: 'Loyalty reward', amountOff: '5.00', minimumOrder: null },
+      ...{ shop: SHOP, customerId: '42', code: CODE, title: 'Loyalty reward', minimumOrder: null },
+      benefit: FIVE_OFF.benefit,
       ...{ startsAt: new Date(clock).toISOString(), expiresAt: new Date(clock + 7 * DAY).toISOString() },
       combinesWithOthers: true,
     });
     if (made.kind !== 'made') throw new Error('not made');
     const reservation: Reservation = {
       ...{ id: 'r1', platform: 'shopify', shop: SHOP, customerId: '42', rewardId: 'rw1', points: 200 },
-      ...{ amountOff: '5.00', code: CODE, state: 'issued', platformId: made.platformId },
+      ...{
+        benefit: FIVE_OFF.benefit,
+        code: CODE,
+        state: 'issued',
+        platformId: made.platformId,
+      },
       ...{ expiresAt: new Date(clock + 7 * DAY).toISOString(), createdAt: new Date(clock).toISOString() },
     };
     await store.putRecord(HOLDER_KIND, HOLDER, {

@@ -11,7 +11,7 @@ const request = (code: string, more: Partial<DiscountCodeRequest> = {}): Discoun
   customerId: '7001',
   code,
   title: 'Loyalty reward: 100 points',
-  amountOff: '5.00',
+  benefit: { kind: 'amount_off' as const, amount: '5.00' },
   minimumOrder: null,
   startsAt: '2026-11-27T00:00:00.000Z',
   expiresAt: '2026-12-27T00:00:00.000Z',

@@ -12,11 +12,12 @@ import { RewardCodes } from '../../src/core/storefront/reward-codes.ts';
 import { createLogger } from '../../src/logger.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { FakeCodeStore } from '../helpers/fake-code-store.ts';
+import { FIVE_OFF } from '../helpers/amount-off.ts';
 
 const SHOP = 'acme.example';
 const ADA = { email: 'ada@example.com' };
 const HOLDER = holderId('acct', ADA);
-const REWARD = { id: 'rw1', points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 7, combines: true };
+const REWARD = FIVE_OFF;
 const logger = createLogger({ level: 'silent' });
 
 const stores: LowdbStore[] = [];

@@ -188,7 +188,7 @@ describe('a kept balance reaching the reservation (finding 4)', () => {
   const reward: Reward = {
     id: 'five-off',
     points: 100,
-    amountOff: '5.00',
+    benefit: { kind: 'amount_off' as const, amount: '5.00' },
     minimumOrder: null,
     expiresInDays: 30,
     combines: false,
@@ -213,7 +213,7 @@ describe('a kept balance reaching the reservation (finding 4)', () => {
           customerId: 'c-ada',
           rewardId: 'five-off',
           points: 100,
-          amountOff: '5.00',
+          benefit: { kind: 'amount_off' as const, amount: '5.00' },
           code: 'LB-OLDCODEOLDCODE00',
           state: 'issued',
           expiresAt: new Date(now + 60_000).toISOString(),

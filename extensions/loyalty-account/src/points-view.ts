@@ -84,11 +84,11 @@ const formats = (format: Formatting) => {
       ...(format.timeZone ? { timeZone: format.timeZone } : {}),
     }).format(date);
   };
-  /** A code of the bridge's answer ({code, amountOff, expiresAt}), or nothing where it is not one. */
+  /** A code of the bridge's answer ({code, benefit, expiresAt}), or nothing where it is not one. */
   const codeOf = (value: unknown): Code | undefined => {
     if (!isRecord(value)) return undefined;
     const code = words(value.code);
-    const amount = words(value.amountOff);
+    const amount = amountOf(value);
     const until = dateOf(value.expiresAt);
     if (!code || !amount || !until) return undefined;
     return {
@@ -99,6 +99,16 @@ const formats = (format: Formatting) => {
   };
   return { number, dateOf, codeOf };
 };
+
+/**
+ * The amount a reward or code takes off, from its benefit (the bridge's reward-benefit.ts); a bridge from before
+ * benefits had kinds names amountOff alone.
+ */
+function amountOf(value: Record<string, unknown>): string | undefined {
+  const benefit = value.benefit;
+  if (isRecord(benefit) && benefit.kind === 'amount_off') return words(benefit.amount);
+  return words(value.amountOff);
+}
 
 /** The answer to POST …/account-points/redeem?reward=<id>: the code, or what the customer reads instead. */
 export function redeemed(status: number, answer: unknown, format: Formatting): Redeemed {
@@ -129,7 +139,7 @@ export function pointsScreen(status: number, answer: unknown, format: Formatting
     const id = words(reward.id);
     const text = words(reward.words);
     const points = finite(reward.points);
-    const amount = words(reward.amountOff);
+    const amount = amountOf(reward);
     return id && text && points !== undefined && amount ? [{ id, words: text, points, amount }] : [];
   });
   const rewardsFor = (available: number | undefined): Reward[] =>

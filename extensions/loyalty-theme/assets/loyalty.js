@@ -167,12 +167,27 @@
     return line;
   }
 
+  /**
+   * The amount a reward or code takes off, from its benefit (the bridge's reward-benefit.ts); a bridge from before
+   * benefits had kinds names amountOff alone.
+   */
+  function amountOf(each) {
+    const benefit = each && each.benefit;
+    if (benefit && benefit.kind === 'amount_off') return benefit.amount;
+    return each && each.amountOff;
+  }
+
+  /** What a code gives, in the customer's words: "5.00 off your order". */
+  function worth(words, each) {
+    return fill(words.amountOff, { amount: amountOf(each) });
+  }
+
   /** The code just made: large, with what it is worth and until when. */
   function madePart(words, made) {
     const part = element('section', 'loyalty-panel__part loyalty-made');
     part.append(element('h3', 'loyalty-panel__heading', words.yourCode));
     part.append(codeLine(words, made.code, true));
-    part.append(element('p', 'loyalty-panel__note', fill(words.amountOff, { amount: made.amountOff })));
+    part.append(element('p', 'loyalty-panel__note', worth(words, made)));
     part.append(element('p', 'loyalty-panel__note', fill(words.useBefore, { date: day(made.expiresAt) })));
     return part;
   }
@@ -187,8 +202,8 @@
     for (const each of open) {
       const item = element('li', 'loyalty-panel__line loyalty-panel__line--stack');
       item.append(codeLine(words, each.code, false));
-      const worth = `${fill(words.amountOff, { amount: each.amountOff })} · ${fill(words.useBefore, { date: day(each.expiresAt) })}`;
-      item.append(element('span', 'loyalty-panel__when', worth));
+      const when = `${worth(words, each)} · ${fill(words.useBefore, { date: day(each.expiresAt) })}`;
+      item.append(element('span', 'loyalty-panel__when', when));
       list.append(item);
     }
     part.append(list);
@@ -250,7 +265,7 @@
       const said = element(
         'p',
         'loyalty-panel__note',
-        fill(words.confirm, { points: number(reward.points), amount: reward.amountOff }),
+        fill(words.confirm, { points: number(reward.points), amount: amountOf(reward) }),
       );
       const yes = button('loyalty-panel__action', words.confirmYes, () => {
         yes.disabled = true;

@@ -15,6 +15,7 @@ import { customerKey, type ServiceCustomer } from './customer-points.ts';
 import { ExpiringCache } from './expiring-cache.ts';
 import { formerFirsts, PoolFirstsKept } from './pool-firsts.ts';
 import { HOLDER_KIND, heldPoints, holderId, openInShop, type Holder, type Reservation } from './reservations.ts';
+import { amountOffField } from '../reward-benefit.ts';
 
 export interface CustomerHolders {
   /** Who the service finds (ofService: for a phone, the e-mail last earned with it on the account); else as named. */
@@ -157,5 +158,8 @@ export function usableCodes(holders: readonly Holder[], asked: Asked, now: Date)
         Date.parse(each.expiresAt) > now.getTime(),
     )
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-    .map((each) => ({ code: each.code, amountOff: each.amountOff, points: each.points, expiresAt: each.expiresAt }));
+    .map((each) => ({
+      ...{ code: each.code, benefit: each.benefit, ...amountOffField(each.benefit) },
+      ...{ points: each.points, expiresAt: each.expiresAt },
+    }));
 }

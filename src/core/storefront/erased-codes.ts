@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { RecordRole } from '../store/ledger-store.ts';
 import { CODE_KIND, HOLDER_KIND, codeIndexId, type CodeIndex, type Reservation } from './reservations.ts';
 import { z } from 'zod';
+import { keptBenefit, withBenefit } from '../reward-benefit.ts';
 import { recordType } from '../store/roles/record-types.ts';
 
 /**
@@ -34,7 +35,7 @@ export interface ErasedCode {
   reservation: string;
   /** Its expiry and settling window: after this it pays for nothing and goes. */
   until: string;
-  kept: Pick<Reservation, 'rewardId' | 'points' | 'amountOff' | 'expiresAt' | 'createdAt'> & {
+  kept: Pick<Reservation, 'rewardId' | 'points' | 'benefit' | 'expiresAt' | 'createdAt'> & {
     platformId: string | null;
   };
 }
@@ -47,14 +48,17 @@ export const ERASED_CODE_KIND = recordType<ErasedCode>(
     shop: z.string().optional(),
     reservation: z.string(),
     until: z.string(),
-    kept: z.looseObject({
-      rewardId: z.string(),
-      points: z.number(),
-      amountOff: z.string(),
-      expiresAt: z.string(),
-      createdAt: z.string(),
-      platformId: z.string().nullable(),
-    }),
+    kept: z.preprocess(
+      withBenefit,
+      z.looseObject({
+        rewardId: z.string(),
+        points: z.number(),
+        benefit: keptBenefit,
+        expiresAt: z.string(),
+        createdAt: z.string(),
+        platformId: z.string().nullable(),
+      }),
+    ),
   }),
 );
 
@@ -74,14 +78,14 @@ export async function keepErasedCode(
   reservation: Reservation,
   kept: { until: string; state: ErasedState },
 ): Promise<void> {
-  const { rewardId, points, amountOff, expiresAt, createdAt, platformId } = reservation;
+  const { rewardId, points, benefit, expiresAt, createdAt, platformId } = reservation;
   const value: ErasedCode = {
     holder,
     state: kept.state,
     shop: shopDigest(reservation.platform, reservation.shop),
     reservation: reservation.id,
     until: kept.until,
-    kept: { rewardId, points, amountOff, expiresAt, createdAt, platformId: platformId ?? null },
+    kept: { rewardId, points, benefit, expiresAt, createdAt, platformId: platformId ?? null },
   };
   await store.putRecord(
     ERASED_CODE_KIND,

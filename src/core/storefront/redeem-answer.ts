@@ -1,6 +1,7 @@
 // What a customer's Redeem is answered (reward-codes.ts), for the routes and widgets that word it.
+import type { RewardBenefit } from '../reward-benefit.ts';
 export type RedeemAnswer =
-  | { kind: 'issued'; code: string; amountOff: string; expiresAt: string; available: number }
+  | { kind: 'issued'; code: string; benefit: RewardBenefit; expiresAt: string; available: number }
   /** The balance, less what is held, does not cover the reward. */
   | { kind: 'short'; available: number; points: number }
   /** The balance could not be read now: nothing was reserved. */

@@ -65,7 +65,7 @@ export async function reserveCode(
   const now = parts.now();
   const reservation: Reservation = {
     ...{ id: randomUUID(), platform, shop, customerId: asked.customerId, rewardId: reward.id },
-    ...{ points: reward.points, amountOff: reward.amountOff, code: newCode(), state: 'reserving' },
+    ...{ points: reward.points, benefit: reward.benefit, code: newCode(), state: 'reserving' },
     expiresAt: new Date(now.getTime() + reward.expiresInDays * DAY_MS).toISOString(),
     createdAt: now.toISOString(),
     ...(account.id === first ? {} : { account: account.id }),

@@ -142,7 +142,7 @@ export class RewardCodes {
         ...('email' in customer ? { email: customer.email } : {}),
         code: reservation.code,
         title: `Loyalty reward: ${rewardWords(reward)}`,
-        amountOff: reward.amountOff,
+        benefit: reward.benefit,
         minimumOrder: reward.minimumOrder,
         startsAt: reservation.createdAt,
         expiresAt: reservation.expiresAt,
@@ -173,7 +173,7 @@ export class RewardCodes {
     return {
       kind: 'issued',
       code: reservation.code,
-      amountOff: reservation.amountOff,
+      benefit: reservation.benefit,
       expiresAt: reservation.expiresAt,
     };
   }

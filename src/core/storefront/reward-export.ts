@@ -2,6 +2,7 @@
 // and amount, where and when, and where it stands, in words). Not the orders that used or were placed with the code
 // (another customer's, possibly: whoever has a code can pay with it), nor the store's own id of the code.
 import type { Reservation, ReservationState } from './reservations.ts';
+import { amountOffField, type RewardBenefit } from '../reward-benefit.ts';
 
 const MEANING: Record<ReservationState, string> = {
   reserving: 'points held while the code is being made',
@@ -19,7 +20,9 @@ export interface ExportedReservation {
   customerId: string;
   code: string;
   points: number;
-  amountOff: string;
+  benefit: RewardBenefit;
+  /** The amount off, for an amount off: as exports named it before benefits had kinds. */
+  amountOff?: string;
   state: ReservationState;
   meaning: string;
   createdAt: string;
@@ -30,10 +33,11 @@ export interface ExportedReservation {
 }
 
 export function exportedReservation(account: string, each: Reservation): ExportedReservation {
-  const { platform, shop, customerId, code, points, amountOff, state, createdAt, expiresAt } = each;
+  const { platform, shop, customerId, code, points, benefit, state, createdAt, expiresAt } = each;
   const { redeemedAt, endedAt, endedWhy } = each;
   return {
-    ...{ account, platform, shop, customerId, code, points, amountOff, state, meaning: MEANING[state] },
+    ...{ account, platform, shop, customerId, code, points, benefit, ...amountOffField(benefit) },
+    ...{ state, meaning: MEANING[state] },
     ...{ createdAt, expiresAt, redeemedAt, endedAt, endedWhy },
   };
 }

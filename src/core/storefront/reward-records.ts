@@ -2,6 +2,7 @@
 // customer), an open code's index, and a holder's fence. Each read is parsed (store/roles/record-types.ts): a
 // reservation of the wrong shape would count a customer's points wrongly. reservations.ts says how they change.
 import { z } from 'zod';
+import { keptBenefit, withBenefit, type RewardBenefit } from '../reward-benefit.ts';
 import { recordType } from '../store/roles/record-types.ts';
 import type { ServiceCustomer } from './customer-points.ts';
 
@@ -30,7 +31,8 @@ export interface Reservation {
   customerId: string;
   rewardId: string;
   points: number;
-  amountOff: string;
+  /** What its code gives, as its reward gave when it was reserved. */
+  benefit: RewardBenefit;
   code: string;
   state: ReservationState;
   /** The platform's id of the code, once made. */
@@ -117,30 +119,34 @@ export const serviceCustomerSchema: z.ZodType<ServiceCustomer> = z.union([
   z.looseObject({ mobile: text }),
 ]);
 
-const reservationSchema: z.ZodType<Reservation> = z.looseObject({
-  id: text,
-  platform: text,
-  shop: text,
-  customerId: text,
-  rewardId: text,
-  points: z.number(),
-  amountOff: text,
-  code: text,
-  state: z.enum(['reserving', 'issued', 'used', 'redeemed', 'released', 'refused']),
-  platformId: maybe(text),
-  account: maybe(text),
-  expiresAt: text,
-  createdAt: text,
-  orderKey: maybe(text),
-  redeemedAt: maybe(text),
-  endedAt: maybe(text),
-  endedWhy: maybe(text),
-  usedAtPlatform: maybe(z.boolean()),
-  removedAt: maybe(text),
-  waiting: maybe(z.array(text)),
-  placedBy: maybe(z.array(text)),
-  erasedAt: maybe(text),
-});
+// A reservation made before benefits had kinds names its amount off alone: read as that benefit.
+const reservationSchema: z.ZodType<Reservation> = z.preprocess(
+  withBenefit,
+  z.looseObject({
+    id: text,
+    platform: text,
+    shop: text,
+    customerId: text,
+    rewardId: text,
+    points: z.number(),
+    benefit: keptBenefit,
+    code: text,
+    state: z.enum(['reserving', 'issued', 'used', 'redeemed', 'released', 'refused']),
+    platformId: maybe(text),
+    account: maybe(text),
+    expiresAt: text,
+    createdAt: text,
+    orderKey: maybe(text),
+    redeemedAt: maybe(text),
+    endedAt: maybe(text),
+    endedWhy: maybe(text),
+    usedAtPlatform: maybe(z.boolean()),
+    removedAt: maybe(text),
+    waiting: maybe(z.array(text)),
+    placedBy: maybe(z.array(text)),
+    erasedAt: maybe(text),
+  }),
+);
 
 export const HOLDER_KIND = recordType<Holder>(
   'reward-holder',

@@ -4,6 +4,15 @@
 // or removed has its open codes removed (code-sweeper.ts).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import {
+  amountOffInput,
+  benefitInput,
+  benefitWords,
+  keptBenefit,
+  moneyInput,
+  withBenefit,
+  type RewardBenefit,
+} from '../reward-benefit.ts';
 import type { RecordRole } from '../store/ledger-store.ts';
 import { recordType } from '../store/roles/record-types.ts';
 
@@ -11,8 +20,8 @@ export interface Reward {
   id: string;
   /** The points it costs. */
   points: number;
-  /** The amount off the order, in the shop's currency, as decimal text ("5.00"). */
-  amountOff: string;
+  /** What it gives: an amount off the order (reward-benefit.ts). */
+  benefit: RewardBenefit;
   /** The smallest order subtotal it applies to, or none. */
   minimumOrder: string | null;
   /** How long a code stays usable, from when the customer redeems. */
@@ -37,15 +46,18 @@ const KIND = recordType<ShopRewards>(
     platform: z.string(),
     shop: z.string(),
     rewards: z.array(
-      z.looseObject({
-        id: z.string(),
-        points: z.number(),
-        amountOff: z.string(),
-        minimumOrder: z.string().nullable().default(null),
-        expiresInDays: z.number(),
-        combines: z.boolean().default(false),
-        on: z.boolean().default(true),
-      }),
+      z.preprocess(
+        withBenefit,
+        z.looseObject({
+          id: z.string(),
+          points: z.number(),
+          benefit: keptBenefit,
+          minimumOrder: z.string().nullable().default(null),
+          expiresInDays: z.number(),
+          combines: z.boolean().default(false),
+          on: z.boolean().default(true),
+        }),
+      ),
     ),
     by: z.string(),
     at: z.string(),
@@ -53,17 +65,6 @@ const KIND = recordType<ShopRewards>(
 );
 const idOf = (platform: string, shop: string) => `${platform}:${shop}`;
 export const MAX_REWARDS = 20;
-
-const money = (what: string) =>
-  z
-    .string({ error: `must be an amount like 5.00` })
-    .trim()
-    .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: `must be an amount like 5.00 (${what})`, abort: true })
-    // Kept and shown with two decimals ("5" is "5.00"), as the merchant's page and the store show amounts.
-    .transform((value) => {
-      const [whole, cents = ''] = value.split('.');
-      return `${String(Number(whole))}.${cents.padEnd(2, '0')}`;
-    });
 
 const rewardInput = z.strictObject({
   id: z
@@ -75,8 +76,10 @@ const rewardInput = z.strictObject({
     .int({ error: 'must be a whole number of points' })
     .min(1, { error: 'must be at least 1 point' })
     .max(10_000_000, { error: 'must be at most 10,000,000 points' }),
-  amountOff: money('the amount off').refine((value) => Number(value) > 0, { error: 'must be more than 0' }),
-  minimumOrder: money('the smallest order').nullable().default(null),
+  benefit: benefitInput.optional(),
+  /** The amount off alone, as the merchant's page and API clients sent it before benefits had kinds. */
+  amountOff: amountOffInput.optional(),
+  minimumOrder: moneyInput('the smallest order').nullable().default(null),
   expiresInDays: z
     .number({ error: 'must be a whole number of days' })
     .int({ error: 'must be a whole number of days' })
@@ -86,8 +89,19 @@ const rewardInput = z.strictObject({
   on: z.boolean({ error: 'must be true or false' }).default(true),
 });
 
+/** One of benefit and amountOff, read as the benefit. */
+const rewardWithBenefit = rewardInput
+  .refine((reward) => (reward.benefit === undefined) !== (reward.amountOff === undefined), {
+    error: 'give what the reward gives: benefit (or amountOff), not both',
+    path: ['benefit'],
+  })
+  .transform(({ amountOff, benefit, ...reward }) => ({
+    ...reward,
+    benefit: benefit ?? ({ kind: 'amount_off', amount: amountOff! } satisfies RewardBenefit),
+  }));
+
 const rewardsInput = z.strictObject({
-  rewards: z.array(rewardInput).max(MAX_REWARDS, { error: `at most ${MAX_REWARDS} rewards` }),
+  rewards: z.array(rewardWithBenefit).max(MAX_REWARDS, { error: `at most ${MAX_REWARDS} rewards` }),
 });
 
 /** The merchant's rewards as sent, or one line per bad key ("rewards.0.points: must be at least 1 point"). */
@@ -130,8 +144,8 @@ export async function saveRewards(
 }
 
 /** "500 points for 5.00 off", "…, on orders of 50.00 or more": what a customer and a merchant read. */
-export function rewardWords(reward: Pick<Reward, 'points' | 'amountOff' | 'minimumOrder'>): string {
+export function rewardWords(reward: Pick<Reward, 'points' | 'benefit' | 'minimumOrder'>): string {
   const points = reward.points.toLocaleString('en-US');
   const minimum = reward.minimumOrder ? ` on orders of ${reward.minimumOrder} or more` : '';
-  return `${points} points for ${reward.amountOff} off${minimum}`;
+  return `${points} points for ${benefitWords(reward.benefit)}${minimum}`;
 }

@@ -20,12 +20,22 @@ export async function loadRewards() {
 const count = (number) => Number(number).toLocaleString('en-US');
 const amount = (text) => Number(text).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+/** What a reward gives, in words: "5.00 off" (reward-benefit.ts names the kinds). */
+function benefitText(benefit) {
+  switch (benefit?.kind) {
+    case 'amount_off':
+      return `${amount(benefit.amount)} off`;
+    default:
+      return 'a reward this page does not know yet: reload it';
+  }
+}
+
 /** "500 points for 5.00 off, on orders of 50.00 or more · codes last 30 days · combines with …". */
 function rewardText(reward) {
   const minimum = reward.minimumOrder ? `, on orders of ${amount(reward.minimumOrder)} or more` : '';
   const days = reward.expiresInDays === 1 ? '1 day' : `${count(reward.expiresInDays)} days`;
   return [
-    `${count(reward.points)} points for ${amount(reward.amountOff)} off${minimum}`,
+    `${count(reward.points)} points for ${benefitText(reward.benefit)}${minimum}`,
     `codes last ${days}`,
     reward.combines ? 'combines with product and shipping discounts' : 'combines with no other discount',
   ].join(' · ');
@@ -63,6 +73,9 @@ function showRewards(list) {
   );
 }
 
+/** A refusal of the benefit's amount goes beside the amount's box. */
+const fieldOf = (line) => line.replace(/^benefit\.amount: /, 'amountOff: ');
+
 /**
  * Saves the whole list. A refused key of the reward being added ("rewards.2.points: …") goes beside its field in
  * the add form; every other refusal, in words with its fix, above it. True once saved.
@@ -74,7 +87,7 @@ async function saveRewards(list, done, adding = false) {
   const own = adding ? lines.filter((line) => line.startsWith(added)) : [];
   formProblems(
     $('#reward-form'),
-    own.map((line) => line.slice(added.length)),
+    own.map((line) => fieldOf(line.slice(added.length))),
   );
   const rest = lines.filter((line) => !own.includes(line));
   const problem = $('#rewards-problem');
@@ -97,7 +110,7 @@ $('#reward-form').addEventListener('submit', async (event) => {
   const minimumOrder = value('minimumOrder');
   const reward = {
     points: value('points') === '' ? null : Number(value('points')),
-    amountOff: value('amountOff'),
+    benefit: { kind: 'amount_off', amount: value('amountOff') },
     minimumOrder: minimumOrder === '' ? null : minimumOrder,
     expiresInDays: value('expiresInDays') === '' ? null : Number(value('expiresInDays')),
     combines: $('#reward-form [name="combines"]').checked,

@@ -1,0 +1,68 @@
+// What a reward gives the customer: its benefit, one kind of which each platform's code maker knows how to make.
+// A union, so that a new kind is added here, in each code maker (whose switch on `kind` then fails to compile until
+// it handles it) and in the words; the merchant's settings, the reservations and the widgets carry it whole.
+import { z } from 'zod';
+
+/** An amount off the order, in the shop's currency, as decimal text ("5.00"). */
+export interface AmountOff {
+  kind: 'amount_off';
+  amount: string;
+}
+
+export type RewardBenefit = AmountOff;
+export type BenefitKind = RewardBenefit['kind'];
+
+/** A sum of money as the merchant types it, kept and shown with two decimals ("5" is "5.00"). */
+export const moneyInput = (what: string) =>
+  z
+    .string({ error: `must be an amount like 5.00` })
+    .trim()
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: `must be an amount like 5.00 (${what})`, abort: true })
+    .transform((value) => {
+      const [whole, cents = ''] = value.split('.');
+      return `${String(Number(whole))}.${cents.padEnd(2, '0')}`;
+    });
+
+/** An amount off as the merchant sets it: more than nothing. */
+export const amountOffInput = moneyInput('the amount off').refine((value) => Number(value) > 0, {
+  error: 'must be more than 0',
+});
+
+/** A benefit as the merchant's settings send it. */
+export const benefitInput: z.ZodType<RewardBenefit> = z.discriminatedUnion(
+  'kind',
+  [z.strictObject({ kind: z.literal('amount_off'), amount: amountOffInput })],
+  { error: 'must be a kind of reward the bridge makes: amount_off' },
+);
+
+/** A benefit as kept: fields a later release adds are kept (record-types.ts). */
+export const keptBenefit: z.ZodType<RewardBenefit> = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('amount_off'), amount: z.string() }),
+]);
+
+/**
+ * A record kept before benefits had kinds names its amount off alone (amountOff): read as the benefit it was.
+ * For z.preprocess, ahead of a schema that wants `benefit`.
+ */
+export function withBenefit(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || 'benefit' in value) return value;
+  const { amountOff, ...rest } = value as { amountOff?: unknown };
+  if (typeof amountOff !== 'string') return value;
+  return { ...rest, benefit: { kind: 'amount_off', amount: amountOff } };
+}
+
+/** "5.00 off": the benefit in the words a customer and a merchant read. */
+export function benefitWords(benefit: RewardBenefit): string {
+  switch (benefit.kind) {
+    case 'amount_off':
+      return `${benefit.amount} off`;
+  }
+}
+
+/**
+ * The amount off, beside the benefit, in what the storefront answers: widgets and plugins installed before benefits
+ * had kinds read `amountOff`, and a store updates its theme and plugin when its merchant chooses to.
+ */
+export function amountOffField(benefit: RewardBenefit): { amountOff?: string } {
+  return benefit.kind === 'amount_off' ? { amountOff: benefit.amount } : {};
+}
