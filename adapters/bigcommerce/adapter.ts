@@ -52,6 +52,13 @@ export function createBigCommerceAdapter({
   const headerSecrets = headerSecretsFor ?? (async () => (headerSecret ? [headerSecret] : []));
   return {
     platform: 'bigcommerce',
+    // Order ids are a store's own: order 6000 of two stores are two orders.
+    orderIdsAreGlobal: false,
+    actsOnce: {},
+    // The ids and states translate reads are read again from the store's API: the body is kept as it came.
+    keptBody: null,
+    // The payload's key names the store (the webhook id does not): a store's erasure forgets it.
+    shopKeyPrefix: (shop) => `bigcommerce:payload:${shop}:`,
     preflight: bigCommercePreflight,
     verify: bigCommerceVerifier({ clientSecrets: clientSecret ? [clientSecret] : [], headerSecretsFor: headerSecrets }),
     describe(delivery) {

@@ -61,6 +61,9 @@ export function createWooAdapter({ secrets, url }: WooAdapterOptions): WooAdapte
 
   return {
     platform: 'woocommerce',
+    // Order ids are a site's own.
+    orderIdsAreGlobal: false,
+    actsOnce: {},
     preflight: wooPreflight,
     verify: wooVerifier(secretsFor),
     describe(delivery) {

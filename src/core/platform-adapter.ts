@@ -117,9 +117,12 @@ export interface Redaction {
 export interface PlatformAdapter<Delivery> {
   readonly platform: string;
   /** Order ids unique across all the platform's shops: an order belongs to the first shop it came from. */
-  readonly orderIdsAreGlobal?: boolean;
-  /** Topics whose bodies act once, and what lets them act again; checked before translating, so a replay costs the platform no call. */
-  readonly actsOnce?: Readonly<Record<string, ActsOnce>>;
+  readonly orderIdsAreGlobal: boolean;
+  /**
+   * Topics whose bodies act once, and what lets them act again; checked before translating, so a replay costs the
+   * platform no call. None: `{}`.
+   */
+  readonly actsOnce: Readonly<Record<string, ActsOnce>>;
   preflight(headers: RawDelivery['headers']): Preflight;
   verify(raw: RawDelivery): Promise<Verification<Delivery>>;
   describe(delivery: Delivery): DeliveryInfo;
@@ -127,17 +130,17 @@ export interface PlatformAdapter<Delivery> {
   translate(stored: StoredDelivery): Promise<Translation>;
   /**
    * What of a verified body the ledger keeps: the fields translate reads, and
-   * nothing else (no street address, no buyer's IP). Absent: the body is kept
+   * nothing else (no street address, no buyer's IP). null: the body is kept
    * as it came (for bodies that carry an id alone).
    */
-  keptBody?(topic: string, body: Buffer): Buffer;
+  readonly keptBody: ((topic: string, body: Buffer) => Buffer) | null;
   redact(stored: StoredDelivery, match: CustomerMatch): Redaction;
   /**
    * What every dedupe key (describe's key and aliases) that names a shop
    * starts with: a shop's erasure forgets those keys, so that nothing but
-   * its erasure record names it. Absent: the platform's keys name no shop.
+   * its erasure record names it. null: the platform's keys name no shop.
    */
-  shopKeyPrefix?(shop: string): string;
+  readonly shopKeyPrefix: ((shop: string) => string) | null;
 }
 
 /**

@@ -17,7 +17,10 @@ const sessionId = `testshop:${SHOP}`;
 function adapterReinstallingWhileRead(engine: () => Engine, reinstall: boolean): PlatformAdapter<unknown> {
   return {
     platform: 'testshop',
+    orderIdsAreGlobal: false,
     actsOnce: { 'app/uninstalled': 'per-install' },
+    keptBody: null,
+    shopKeyPrefix: null,
     preflight: () => ({ ok: true }),
     verify: () => Promise.reject(new Error('not used')),
     describe: () => {

@@ -27,6 +27,9 @@ const header = (headers: RawDelivery['headers'], name: string) => {
 export function tinyShopAdapter(webhookSecret: string): PlatformAdapter<TinyDelivery> {
   return {
     platform: PLATFORM,
+    orderIdsAreGlobal: false,
+    actsOnce: {},
+    keptBody: null,
     preflight: (headers) => (header(headers, SIGNATURE) ? { ok: true } : { ok: false, reason: 'no signature' }),
     async verify({ body, headers }) {
       if (!hmacBase64Matches(body, webhookSecret, header(headers, SIGNATURE)))
