@@ -9,6 +9,7 @@ import type { Preflight, RawDelivery, Verification } from '../../src/core/platfo
 import { sameSecret } from '../../src/same-secret.ts';
 import { asRecord, asString, idDigits, parseJsonLossless, scalarText } from '../shared/json.ts';
 import { flatHeaders } from '../shared/signature.ts';
+import { storeHashOfContext } from './app-token.ts';
 
 /** The header the hooks loyalty-bridge creates carry, with BIGCOMMERCE_WEBHOOK_SECRET. */
 export const BC_SECRET_HEADER = 'x-loyalty-bridge-token';
@@ -89,7 +90,8 @@ export function bigCommerceDelivery(body: Buffer, webhookId: string | undefined)
     webhookId,
     scope: asString(payload?.scope) ?? '',
     storeId: String(payload?.store_id ?? ''),
-    storeHash: asString(payload?.producer)?.replace(/^stores\//, '') ?? undefined,
+    // A store hash as BigCommerce makes them (letters and digits): it names the store in keys an erasure forgets.
+    storeHash: storeHashOfContext(asString(payload?.producer) ?? ''),
     orderId: asString(data.type) === 'order' ? idDigits(data.id) : undefined,
     hash: asString(payload?.hash) ?? undefined,
     createdAt: scalarText(payload?.created_at) ?? undefined,

@@ -42,14 +42,21 @@ export const keptBenefit: z.ZodType<RewardBenefit> = z.discriminatedUnion('kind'
 
 /**
  * A record kept before benefits had kinds names its amount off alone (amountOff): read as the benefit it was.
- * For z.preprocess, ahead of a schema that wants `benefit`.
+ * For z.preprocess, ahead of a schema that wants `benefit`. amountOff stays on the record (keptForEarlier).
  */
 export function withBenefit(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || 'benefit' in value) return value;
-  const { amountOff, ...rest } = value as { amountOff?: unknown };
+  const { amountOff } = value as { amountOff?: unknown };
   if (typeof amountOff !== 'string') return value;
-  return { ...rest, benefit: { kind: 'amount_off', amount: amountOff } };
+  return { ...value, benefit: { kind: 'amount_off', amount: amountOff } };
 }
+
+/**
+ * What a record of a reward, a reservation or an erased code keeps beside its benefit for the release before
+ * benefits had kinds, which reads amountOff alone: the two may run side by side on one ledger of the same format
+ * (docs/upgrading.md). Records keep it through this release's changes (schemas keep fields they do not name).
+ */
+export const keptForEarlier = (benefit: RewardBenefit): { amountOff?: string } => amountOffField(benefit);
 
 /** "5.00 off": the benefit in the words a customer and a merchant read. */
 export function benefitWords(benefit: RewardBenefit): string {

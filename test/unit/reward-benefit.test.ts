@@ -16,16 +16,19 @@ describe('a reward’s benefit, as the merchant sets it', () => {
     );
   });
 
-  it('refuses a kind the bridge does not make, both ways at once, or neither, in a line each', () => {
+  it('refuses a kind the bridge does not make, two amounts that differ, or none, in a line each', () => {
     const unknown = parseRewards({ rewards: [{ ...base, benefit: { kind: 'free_lunch' } }] });
     expect(unknown).toEqual({
       ok: false,
       errors: ['rewards.0.benefit.kind: must be a kind of reward the bridge makes: amount_off'],
     });
-    const both = parseRewards({ rewards: [{ ...base, amountOff: '5', benefit: { kind: 'amount_off', amount: '5' } }] });
+    // Both, when they say the same, as a list read back from the bridge may: taken; when they differ, refused.
+    const same = parseRewards({ rewards: [{ ...base, amountOff: '5', benefit: { kind: 'amount_off', amount: '5' } }] });
+    expect(same.ok && same.rewards[0]?.benefit).toEqual({ kind: 'amount_off', amount: '5.00' });
+    const both = parseRewards({ rewards: [{ ...base, amountOff: '6', benefit: { kind: 'amount_off', amount: '5' } }] });
     expect(both).toEqual({
       ok: false,
-      errors: ['rewards.0.benefit: give what the reward gives: benefit (or amountOff), not both'],
+      errors: ['rewards.0.benefit: give what the reward gives: benefit (or amountOff, the same amount)'],
     });
     const neither = parseRewards({ rewards: [{ ...base }] });
     expect(neither.ok).toBe(false);

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { RecordRole } from '../store/ledger-store.ts';
 import { CODE_KIND, HOLDER_KIND, codeIndexId, type CodeIndex, type Reservation } from './reservations.ts';
 import { z } from 'zod';
-import { keptBenefit, withBenefit } from '../reward-benefit.ts';
+import { keptBenefit, keptForEarlier, withBenefit } from '../reward-benefit.ts';
 import { recordType } from '../store/roles/record-types.ts';
 
 /**
@@ -85,7 +85,10 @@ export async function keepErasedCode(
     shop: shopDigest(reservation.platform, reservation.shop),
     reservation: reservation.id,
     until: kept.until,
-    kept: { rewardId, points, benefit, expiresAt, createdAt, platformId: platformId ?? null },
+    kept: {
+      ...{ rewardId, points, benefit, ...keptForEarlier(benefit) },
+      ...{ expiresAt, createdAt, platformId: platformId ?? null },
+    },
   };
   await store.putRecord(
     ERASED_CODE_KIND,

@@ -5,6 +5,7 @@
 // holder after reading the other's, counting what the other holds nowhere; of two such writes, the later one's read
 // sees the earlier one, so at least one lets go, and the customer is asked to press again.
 import { randomUUID } from 'node:crypto';
+import { keptForEarlier } from '../reward-benefit.ts';
 import type { RecordRole } from '../store/ledger-store.ts';
 import { heldIn, openIn, readHolders } from './customer-holders.ts';
 import type { ServiceCustomer } from './customer-points.ts';
@@ -66,6 +67,7 @@ export async function reserveCode(
   const reservation: Reservation = {
     ...{ id: randomUUID(), platform, shop, customerId: asked.customerId, rewardId: reward.id },
     ...{ points: reward.points, benefit: reward.benefit, code: newCode(), state: 'reserving' },
+    ...keptForEarlier(reward.benefit),
     expiresAt: new Date(now.getTime() + reward.expiresInDays * DAY_MS).toISOString(),
     createdAt: now.toISOString(),
     ...(account.id === first ? {} : { account: account.id }),

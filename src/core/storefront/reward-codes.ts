@@ -142,7 +142,8 @@ export class RewardCodes {
         ...('email' in customer ? { email: customer.email } : {}),
         code: reservation.code,
         title: `Loyalty reward: ${rewardWords(reward)}`,
-        benefit: reward.benefit,
+        // What the reservation recorded: the code gives exactly what its points were held for.
+        benefit: reservation.benefit,
         minimumOrder: reward.minimumOrder,
         startsAt: reservation.createdAt,
         expiresAt: reservation.expiresAt,

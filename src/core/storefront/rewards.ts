@@ -9,6 +9,7 @@ import {
   benefitInput,
   benefitWords,
   keptBenefit,
+  keptForEarlier,
   moneyInput,
   withBenefit,
   type RewardBenefit,
@@ -89,10 +90,16 @@ const rewardInput = z.strictObject({
   on: z.boolean({ error: 'must be true or false' }).default(true),
 });
 
+/** What the reward gives: its benefit, or its amountOff, or both when they say the same (as the rewards' list does). */
+const agree = ({ benefit, amountOff }: { benefit?: RewardBenefit | undefined; amountOff?: string | undefined }) =>
+  benefit === undefined
+    ? amountOff !== undefined
+    : amountOff === undefined || (benefit.kind === 'amount_off' && benefit.amount === amountOff);
+
 /** One of benefit and amountOff, read as the benefit. */
 const rewardWithBenefit = rewardInput
-  .refine((reward) => (reward.benefit === undefined) !== (reward.amountOff === undefined), {
-    error: 'give what the reward gives: benefit (or amountOff), not both',
+  .refine(agree, {
+    error: 'give what the reward gives: benefit (or amountOff, the same amount)',
     path: ['benefit'],
   })
   .transform(({ amountOff, benefit, ...reward }) => ({
@@ -118,12 +125,15 @@ export function parseRewards(body: unknown): { ok: true; rewards: Reward[] } | {
   return { ok: true, rewards };
 }
 
+/** A reward as this release knows it: the amountOff kept beside its benefit is for earlier releases (keptForEarlier). */
+const known = ({ amountOff: _kept, ...reward }: Reward & { amountOff?: unknown }): Reward => reward;
+
 export async function shopRewards(
   store: Pick<RecordRole, 'getRecord'>,
   platform: string,
   shop: string,
 ): Promise<Reward[]> {
-  return (await store.getRecord(KIND, idOf(platform, shop)))?.rewards ?? [];
+  return ((await store.getRecord(KIND, idOf(platform, shop)))?.rewards ?? []).map(known);
 }
 
 export async function saveRewards(
@@ -137,7 +147,7 @@ export async function saveRewards(
   await store.putRecord(KIND, idOf(platform, shop), {
     platform,
     shop,
-    rewards,
+    rewards: rewards.map((reward) => ({ ...reward, ...keptForEarlier(reward.benefit) })),
     by,
     at: now.toISOString(),
   });
