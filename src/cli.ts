@@ -22,7 +22,9 @@ import { startSandboxServer } from './composition/sandbox-server.ts';
 
 const shipped = SHIPPED_MODULES as readonly AnyPlatformModule[];
 /** The platforms whose subscriptions register puts right: all but those that keep them up by themselves. */
-const REGISTERED = shipped.filter(({ needs }) => typeof needs?.subscriptions !== 'object').map(({ name }) => name);
+const REGISTERED = shipped
+  .filter(({ needs }) => !(needs.subscriptions && typeof needs.subscriptions === 'object'))
+  .map(({ name }) => name);
 const names = (list: readonly string[]) => `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
 
 const USAGE = `Usage: loyalty-bridge <command> [options]

@@ -189,8 +189,8 @@ export const configSchema = z
           message: `${differ.slice(0, 3).join('; ')}${differ.length > 3 ? `; and ${differ.length - 3} more` : ''}`,
         });
     }
-    for (const { key, message } of (SHIPPED_MODULES as readonly AnyPlatformModule[]).flatMap(
-      (module) => module.checkSettings?.(config, config.PUBLIC_URL) ?? [],
+    for (const { key, message } of (SHIPPED_MODULES as readonly AnyPlatformModule[]).flatMap((module) =>
+      module.checkSettings(config, config.PUBLIC_URL),
     ))
       ctx.addIssue({ code: 'custom', path: [key], message });
     if (config.SECRETS_KEY_PREVIOUS && !config.SECRETS_KEY) {
@@ -315,7 +315,7 @@ export function readModuleSettings(
         };
       }),
     };
-  const problems = module.checkSettings?.(parsed.data, publicUrl) ?? [];
+  const problems = module.checkSettings(parsed.data, publicUrl);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, settings: parsed.data };
 }
 
@@ -357,7 +357,7 @@ export const activityPointsOf = (config: Config): Readonly<Record<string, number
 
 /** Any store connected at all: a shipped platform's module finds its settings name one (a secret, an address). */
 export const hasPlatform = (config: Config): boolean =>
-  (SHIPPED_MODULES as readonly AnyPlatformModule[]).some((module) => module.configured?.(config) ?? false);
+  (SHIPPED_MODULES as readonly AnyPlatformModule[]).some((module) => module.configured(config));
 
 /** A value set: an empty list is a list's default, not a setting. */
 export const isSet = (value: unknown): boolean =>

@@ -133,8 +133,10 @@ export const bigCommerceModule = {
     'platform-health',
     'reconciliation',
   ],
-  needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN' },
+  needs: { orders: 'set BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN', subscriptions: null },
   demo: bigCommerceDemo,
+  shopName: null,
+  unconfirmedWhy: null,
 } satisfies PlatformModule<typeof bigCommerceSettings, BigCommerceOwn>;
 
 /** The stores it serves: those installed or configured, each by the name BigCommerce gives it. */

@@ -186,5 +186,9 @@ export const shopifyModule = {
   },
   demo: shopifyDemo,
   unconfirmedWhy: UNCONFIRMED,
+  // Its records are the shared kinds alone; its shops are named one way only; its pages are the admin's own.
+  records: {},
+  shopName: null,
+  look: null,
   sharedRecords: ['session', 'shop', 'allowed-shop', 'declared-delivery', 'callback-payload'],
 } satisfies PlatformModule<typeof shopifySettings, ShopifyOwn>;

@@ -30,6 +30,8 @@ export const wooModule = {
   // The WordPress admin's look for its merchant page (generated: scripts/platform-looks.ts).
   look: new URL('./look.css', import.meta.url),
   settings: wooSettings,
+  // Each key alone says all: no check across them.
+  checkSettings: () => [],
   build(settings, { store, logger, publicUrl, apiUrl, storeAddresses, storeConnected, storefrontClosed }) {
     const stores = new WooStores({
       store,
@@ -161,5 +163,6 @@ export const wooModule = {
   },
   demo: wooDemo,
   shopName: wooShopNamed,
+  unconfirmedWhy: null,
   sharedRecords: ['session', 'shop', 'shop-link', 'reconciliation', 'migration'],
 } satisfies PlatformModule<typeof wooSettings, WooStores>;

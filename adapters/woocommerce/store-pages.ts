@@ -4,6 +4,7 @@
 // connected. A sign-in is tied to the browser that started it by a cookie, and its key is only offered until
 // the store accepts it; a connect's return opens no page, which would be a login CSRF (docs/woocommerce.md).
 import { stringifySetCookie } from 'cookie';
+import { tabDoor } from '../../src/core/capabilities/door.ts';
 import type { MerchantDoor, PlatformAnswer, PlatformRoute } from '../../src/core/platform-module.ts';
 import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
@@ -206,17 +207,10 @@ async function enter(
 
 /** The door of the store's page: a session ends once its store is no longer connected as it was. */
 function merchantDoor(store: WooPagesParts['store']): MerchantDoor {
-  return {
-    // A page of its own tab: WooCommerce's admin frames nothing of the bridge's.
-    frameAncestors: "'none'",
-    signIn: { path: OPEN_PATH, words: 'sign in through your store’s WordPress, as its administrator' },
-    reloadsSignIn: false,
-    platformSessions: null,
-    signInAgain: null,
-    noTabPage: false,
-    // WooCommerce gives no secret of the app's to sign pages with: the bridge keeps one.
-    pageKeys: [],
-    async refusal({ shop, issuedAt }) {
+  // A page of its own tab: WooCommerce's admin frames nothing of the bridge's, and gives no secret of the app's to
+  // sign pages with (the bridge keeps one).
+  return tabDoor(
+    async ({ shop, issuedAt }) => {
       const connection = await connectionOf(store, shop);
       if (!connection) return { status: 401, error: 'the store is no longer connected to this bridge' };
       // Connected again since (by the operator, perhaps for a new owner at that address): earlier sessions end.
@@ -224,5 +218,6 @@ function merchantDoor(store: WooPagesParts['store']): MerchantDoor {
         return { status: 401, error: 'the store was connected again since this sign-in: sign in again' };
       return undefined;
     },
-  };
+    { path: OPEN_PATH, words: 'sign in through your store’s WordPress, as its administrator' },
+  );
 }

@@ -17,8 +17,8 @@ export async function register(
   shop: string | undefined,
 ): Promise<number> {
   const needs = (SHIPPED_MODULES as readonly AnyPlatformModule[]).find(({ name }) => name === platform)?.needs
-    ?.subscriptions;
-  if (typeof needs === 'object') return fail(`register: ${needs.instead}`);
+    .subscriptions;
+  if (needs && typeof needs === 'object') return fail(`register: ${needs.instead}`);
   const opened = await openStore(config, logger);
   try {
     await opened.store.open();

@@ -12,7 +12,7 @@ import { progressReporter } from './progress.ts';
 
 /** What a person sets for the bridge to read a platform's orders, as its module says. */
 const ordersNeed = (platform: string) =>
-  (SHIPPED_MODULES as readonly AnyPlatformModule[]).find(({ name }) => name === platform)?.needs?.orders ??
+  (SHIPPED_MODULES as readonly AnyPlatformModule[]).find(({ name }) => name === platform)?.needs.orders ??
   `connect a store of ${platform} first`;
 
 export interface ResyncArgs {

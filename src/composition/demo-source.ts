@@ -40,6 +40,8 @@ export function demoSource({ player, adapter, sent }: DemoSourceParts): OrderSou
   return {
     platform,
     shops: async () => [shop],
+    // The demo shop's deliveries are the bridge's own: no subscriptions to read.
+    checkSubscriptions: null,
     fetchOrders(asked: string, { since, until }: OrderWindow) {
       // Modified in the window: the time of its last delivery.
       const inWindow = ofShop(asked).filter(({ deliveries }) => {

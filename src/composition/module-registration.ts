@@ -41,7 +41,7 @@ const RESERVED = new Set([
 export function registrationProblems(modules: readonly AnyPlatformModule[]): string[] {
   const problems: string[] = [];
   const kindsTaken = new Set<string>(
-    (SHIPPED_MODULES as readonly AnyPlatformModule[]).flatMap((shipped) => Object.keys(shipped.records ?? {})),
+    (SHIPPED_MODULES as readonly AnyPlatformModule[]).flatMap((shipped) => Object.keys(shipped.records)),
   );
   const names = new Set<string>(PLATFORMS);
   const keys = new Set<string>(CONFIG_KEYS);
@@ -72,7 +72,7 @@ function recordProblems(module: AnyPlatformModule, taken: Set<string>): string[]
   else
     for (const kind of shared.filter((each: RecordKind) => !SHAREABLE.has(each)))
       problems.push(`${module.name}: ${String(kind)} records are not a platform's to keep`);
-  for (const kind of Object.keys(module.records ?? {})) {
+  for (const kind of Object.keys(module.records)) {
     if (!kind.startsWith(`${module.name}-`))
       problems.push(`${module.name}: its own record kind ${kind} must start with ${module.name}-`);
     else if (taken.has(kind)) problems.push(`${module.name}: the record kind ${kind} is another module's`);

@@ -17,7 +17,7 @@ export function moduleStore(
   module: Pick<AnyPlatformModule, 'name' | 'records' | 'sharedRecords'>,
 ): PlatformStore {
   const { name } = module;
-  const scope: ModuleRecordScope = { name, own: Object.keys(module.records ?? {}), shared: module.sharedRecords };
+  const scope: ModuleRecordScope = { name, own: Object.keys(module.records), shared: module.sharedRecords };
   const own = async (yes: boolean, what: string): Promise<void> => {
     if (!yes) throw new OutsideModuleError(name, what);
   };

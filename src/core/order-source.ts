@@ -83,6 +83,6 @@ export interface OrderSource {
   fetchOrders(shop: string, window: OrderWindow): AsyncIterable<OrderEvent> & { expected?: number | undefined };
   /** One order as the platform has it now; undefined when it has none. */
   fetchOrder(shop: string, orderId: string): Promise<OrderEvent | undefined>;
-  /** Reads (and where the bridge may, puts right) the subscriptions of a shop. */
-  checkSubscriptions?(shop: string): Promise<SubscriptionHealth>;
+  /** Reads (and where the bridge may, puts right) the subscriptions of a shop; null: the platform has none to read. */
+  readonly checkSubscriptions: ((shop: string) => Promise<SubscriptionHealth>) | null;
 }

@@ -147,14 +147,14 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
   readonly names: PlatformNames;
   /** Its configuration keys, composed into the one schema: each bad one gets its own line. */
   readonly settings: Settings;
-  /** Checks across its keys, after each key alone was good; `publicUrl`: the bridge's PUBLIC_URL. */
-  checkSettings?(settings: z.output<z.ZodObject<Settings>>, publicUrl: string | undefined): SettingProblem[];
+  /** Checks across its keys, after each key alone was good; `publicUrl`: the bridge's PUBLIC_URL. None: []. */
+  checkSettings(settings: z.output<z.ZodObject<Settings>>, publicUrl: string | undefined): SettingProblem[];
   /** Its parts, or undefined when its settings leave it off; `own`: what its flows still wired by hand need. */
   build(settings: z.output<z.ZodObject<Settings>>, wiring: PlatformWiring): (PlatformParts & { own?: Own }) | undefined;
   /** Whether its settings name a store of the merchant's (a secret, an address): then no demo store plays. */
-  configured?(settings: z.output<z.ZodObject<Settings>>): boolean;
-  /** The kinds of record it keeps of its own (PlatformRecordKinds), with the fields of each the store seals. */
-  readonly records?: SecretFields;
+  configured(settings: z.output<z.ZodObject<Settings>>): boolean;
+  /** The kinds of record it keeps of its own (PlatformRecordKinds), with the fields of each the store seals. None: {}. */
+  readonly records: SecretFields;
   /**
    * The bridge's kinds it keeps records of beside the other platforms' (its access to a shop: 'session'), each
    * under ids that start with its name ("<name>:…", "<name>-…"). With its own kinds, all its records role reaches
@@ -162,24 +162,24 @@ export interface PlatformModule<Settings extends z.ZodRawShape = z.ZodRawShape, 
    */
   readonly sharedRecords: readonly RecordKind[];
   /** What a person sets or does for the CLI to work on its stores when the part is missing, as a clause. */
-  readonly needs?: {
-    /** To read its orders (resync): "set X and Y". */
-    orders?: string;
+  readonly needs: {
+    /** To read its orders (resync): "set X and Y"; null: the CLI's general words. */
+    orders: string | null;
     /** To put its subscriptions right (register); `instead`: they are never put right by hand, do this. */
-    subscriptions?: string | { instead: string };
+    subscriptions: string | { instead: string } | null;
   };
-  /** Its shop in the first run's demo store (src/composition/demo-store.ts), when it plays one. */
-  readonly demo?: PlatformDemo;
-  /** A shop's one name from how a person wrote it in a setting (LOYALTY_ORDER_ID_PREFIXES); absent: as written. */
-  shopName?(written: string): string;
-  /** What the CLI's status says after the topics a shop's subscription report calls unconfirmed. */
-  readonly unconfirmedWhy?: string;
+  /** Its shop in the first run's demo store (src/composition/demo-store.ts); null: it plays none. */
+  readonly demo: PlatformDemo | null;
+  /** A shop's one name from how a person wrote it in a setting (LOYALTY_ORDER_ID_PREFIXES); null: as written. */
+  readonly shopName: ((written: string) => string) | null;
+  /** What the CLI's status says after the topics a shop's subscription report calls unconfirmed; null: nothing. */
+  readonly unconfirmedWhy: string | null;
   /**
    * Its admin's look for the merchant page outside that admin: a stylesheet of its own (a file URL), served at
    * /<name>/look.css and linked by the page after the page's own, which styles the stand-ins' parts
-   * (src/http/merchant/elements.js). Absent: the stand-ins' neutral look.
+   * (src/http/merchant/elements.js). null: the stand-ins' neutral look.
    */
-  readonly look?: URL;
+  readonly look: URL | null;
 }
 
 /** A module of any settings, as lists of modules hold them. */

@@ -1,6 +1,6 @@
 // A shop's own loyalty account, from its page: read it, make one (or a trial on the bridge's sandbox), change
 // it and its program settings, and its calls against its limit. Each handler is a route of shop-admin-api.ts.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { accountView } from '../accounts/account-view.ts';
 import { sameShop, WHY_NOT } from '../accounts/reach.ts';
 import { trialAccountInput } from '../accounts/sandbox-trials.ts';
@@ -75,15 +75,26 @@ export const readSettings =
   };
 
 /** PATCH /account: the account's name, address, credentials or limit (its settings have a route of their own). */
+/** The account the shop may change and the body as an object; or undefined, the refusal sent. */
+async function changeable(
+  reachOf: ShopAdminContext['reachOf'],
+  req: Request,
+  res: Response,
+): Promise<{ account: string; body: Record<string, unknown> } | undefined> {
+  const { standing, allowed, account } = await reachOf(res);
+  if (!allowed.change || !account) return void refuse(res, 403, [WHY_NOT[standing]]);
+  const body = objectBody(req.body);
+  if (!body.ok) return void refuse(res, 400, [NOT_AN_OBJECT]);
+  return { account, body: body.value };
+}
+
 export const changeAccount =
   ({ accounts, reachOf, stillOwn }: ShopAdminContext): RequestHandler =>
   async (req, res) => {
-    const { standing, allowed, account } = await reachOf(res);
-    if (!allowed.change || !account) return refuse(res, 403, [WHY_NOT[standing]]);
-    const body = objectBody(req.body);
-    if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
-    if ('settings' in body.value) return refuse(res, 400, [SETTINGS_ELSEWHERE]);
-    const changed = await accounts.update(account, body.value, byOf(res), stillOwn(res, account));
+    const asked = await changeable(reachOf, req, res);
+    if (!asked) return;
+    if ('settings' in asked.body) return refuse(res, 400, [SETTINGS_ELSEWHERE]);
+    const changed = await accounts.update(asked.account, asked.body, byOf(res), stillOwn(res, asked.account));
     if (!changed.ok) return refuse(res, changed.status, changed.errors);
     res.json({ account: accountView(changed.value) });
   };
@@ -92,11 +103,10 @@ export const changeAccount =
 export const changeSettings =
   ({ accounts, reachOf, stillOwn }: ShopAdminContext): RequestHandler =>
   async (req, res) => {
-    const { standing, allowed, account } = await reachOf(res);
-    if (!allowed.change || !account) return refuse(res, 403, [WHY_NOT[standing]]);
-    const body = objectBody(req.body);
-    if (!body.ok) return refuse(res, 400, [NOT_AN_OBJECT]);
-    const changed = await accounts.setSettings(account, body.value, byOf(res), stillOwn(res, account));
+    const asked = await changeable(reachOf, req, res);
+    if (!asked) return;
+    const { account, body } = asked;
+    const changed = await accounts.setSettings(account, body, byOf(res), stillOwn(res, account));
     if (!changed.ok) return refuse(res, changed.status, changed.errors);
     res.json({ account, settings: await accounts.effectiveSettings(account), saved: changed.value.settings });
   };

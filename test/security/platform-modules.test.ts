@@ -44,6 +44,8 @@ import { tinyShop } from '../platforms/tinyshop/module.ts';
 import { orderEvent } from '../platforms/tinyshop/orders.ts';
 import { raw } from '../helpers/raw-records.ts';
 import type { RecordKind } from '../../src/core/store/roles/records.ts';
+import { NOTHING_MORE } from '../helpers/bare-module.ts';
+import { tabDoor } from '../../src/core/capabilities/door.ts';
 
 const STORE = 'acme-bikes';
 const OTHER = 'other-store';
@@ -97,20 +99,12 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
   return {
     name,
     sharedRecords: [],
+    ...NOTHING_MORE,
     names: { platform: name, shop: 'store', admin: `the ${name} admin` },
     settings: {},
     build: () => ({
       routes,
-      door: {
-        frameAncestors: "'none'",
-        reloadsSignIn: false,
-        signIn: null,
-        platformSessions: null,
-        signInAgain: null,
-        noTabPage: false,
-        pageKeys: [],
-        refusal: async ({ shop }) => (serves(shop) ? undefined : { status: 401, error: 'not a store served here' }),
-      },
+      door: tabDoor(async ({ shop }) => (serves(shop) ? undefined : { status: 401, error: 'not a store served here' })),
     }),
   };
 }
@@ -120,6 +114,7 @@ const STORE_KEY = 'listed-store-api-key-0123456789';
 const listingModule: PlatformModule<Record<string, never>> = {
   name: 'listing',
   sharedRecords: [],
+  ...NOTHING_MORE,
   names: { platform: 'Listing', shop: 'store', admin: 'the Listing admin' },
   settings: {},
   build: () => ({
@@ -516,6 +511,7 @@ describe('registering a module', () => {
     names: { platform: name, shop: 'store', admin: 'its admin' },
     settings,
     sharedRecords: [],
+    ...NOTHING_MORE,
     build: () => undefined,
   });
 

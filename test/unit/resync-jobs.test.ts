@@ -22,6 +22,7 @@ describe('resync jobs', () => {
     const source: OrderSource = {
       platform: 'testshop',
       shops: async () => shops,
+      checkSubscriptions: null,
       // eslint-disable-next-line require-yield -- a source that only holds its turn, then ends
       async *fetchOrders(): AsyncGenerator<OrderEvent> {
         active++;

@@ -34,3 +34,19 @@ export interface MerchantDoor {
    */
   pageKeys: readonly string[];
 }
+
+/**
+ * The door of a page that is a tab of its own, which no admin frames or signs in for: the bridge's own sessions, its
+ * own page key, no link back to an admin; `refusal` says when a session opens nothing any more, `signIn` where a
+ * merchant signs in again.
+ */
+export const tabDoor = (refusal: MerchantDoor['refusal'], signIn: MerchantDoor['signIn'] = null): MerchantDoor => ({
+  frameAncestors: "'none'",
+  reloadsSignIn: false,
+  signIn,
+  platformSessions: null,
+  signInAgain: null,
+  noTabPage: false,
+  pageKeys: [],
+  refusal,
+});

@@ -9,6 +9,7 @@ import { tinyShopAdapter } from './adapter.ts';
 import { tinyShopOrderSource } from './order-source.ts';
 import { PLATFORM } from './orders.ts';
 import { tinyShopStorefront } from './storefront.ts';
+import { tabDoor } from '../../../src/core/capabilities/door.ts';
 
 const settings = {
   TINYSHOP_STORE: text().optional(),
@@ -24,6 +25,13 @@ const SIGN_IN_MS = 5 * 60_000;
 
 export const tinyShop: PlatformModule<typeof settings> = {
   sharedRecords: [],
+  records: {},
+  configured: (given) => Boolean(given.TINYSHOP_STORE),
+  needs: { orders: null, subscriptions: null },
+  demo: null,
+  shopName: null,
+  unconfirmedWhy: null,
+  look: null,
   name: PLATFORM,
   names: { platform: 'TinyShop', shop: 'store', admin: 'your TinyShop admin, under Apps' },
   settings,
@@ -86,17 +94,9 @@ export const tinyShop: PlatformModule<typeof settings> = {
           },
         },
       ],
-      door: {
-        frameAncestors: "'none'",
-        reloadsSignIn: false,
-        signIn: null,
-        platformSessions: null,
-        signInAgain: null,
-        noTabPage: false,
-        pageKeys: [],
-        refusal: async ({ shop }) =>
-          shop === store ? undefined : { status: 401, error: 'this store is not served here any more' },
-      },
+      door: tabDoor(async ({ shop }) =>
+        shop === store ? undefined : { status: 401, error: 'this store is not served here any more' },
+      ),
     };
   },
 };

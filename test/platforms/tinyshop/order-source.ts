@@ -30,6 +30,7 @@ export function tinyShopOrderSource(apiUrl: string, token: string, store: string
   return {
     platform: PLATFORM,
     shops: async () => [store],
+    checkSubscriptions: null,
     async *fetchOrders(shop, { since, until }) {
       if (shop !== store) return;
       const page = (await read('orders', {
