@@ -9,7 +9,7 @@
 // Polaris served by the test at their CDN addresses: test/helpers/); the
 // clicks and fields of the first run are counted, and the screenshots are
 // docs/connect-shopify.md's.
-import type { Browser, Download, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Download, FrameLocator, Locator, Page } from 'playwright-core';
 import { openShopifyAdmin } from '../helpers/shopify-admin-tab.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
@@ -367,6 +367,12 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     expect((await running.bridge.engine.store.listRecords(raw('data-request'))).length).toBe(0);
   }, 90_000);
 
+  /** An order's status in the table, read after Orders is opened again: the page reads the store at each look. */
+  const statusAtNextLook = async (row: Locator) => {
+    await page.locator('#app-nav button', { hasText: 'Orders' }).click();
+    return row.locator('.order-status').textContent();
+  };
+
   it('shows an order the service refused, with why, and sends it again from the page once the cause is fixed', async () => {
     // The merchant saves an activity their service does not have: the next order's earn is refused.
     await page.locator('#app-nav button', { hasText: 'Set up' }).click();
@@ -397,13 +403,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     // record says so, and the page reads the two apart: a page loaded between them shows it held at the next look.
     const row = app.locator('#orders s-table-row[data-order="9400000000006"]');
     await expect
-      .poll(
-        async () => (
-          await page.locator('#app-nav button', { hasText: 'Orders' }).click(),
-          row.locator('.order-status').textContent()
-        ),
-        { timeout: 20_000 },
-      )
+      .poll(() => statusAtNextLook(row), { timeout: 20_000 })
       .toBe('No points given yet: held Held: see below');
     expect(await row.locator('s-badge[tone="critical"]').textContent()).toBe('Held: see below');
     await app.locator('#dead-letters').screenshot({ path: `${shots}5-dead-letter.png` });
@@ -465,15 +465,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s first run inside the Shopify
     });
     expect(delivered.status).toBe(200);
     const row = app.locator('#orders s-table-row[data-order="9400000000007"]');
-    await expect
-      .poll(
-        async () => (
-          await page.locator('#app-nav button', { hasText: 'Orders' }).click(),
-          row.locator('.order-status').textContent()
-        ),
-        { timeout: 20_000 },
-      )
-      .toBe('Earns no points: see why');
+    await expect.poll(() => statusAtNextLook(row), { timeout: 20_000 }).toBe('Earns no points: see why');
     // The sentence and its fix, on the order's detail.
     await row.locator('s-link').click();
     await expect
