@@ -44,6 +44,21 @@ module.exports = {
       to: { path: '^src/(http|composition|cli|accounts)/|^src/cli\\.ts$' },
     },
     {
+      name: 'services-import-no-outer-layer',
+      comment:
+        "The use cases (src/services/: the storefront, the merchant's actions, the operator's) sit above the core and the accounts and below the routes that call them: they never see HTTP, the composition root or the CLI.",
+      severity: 'error',
+      from: { path: '^src/services/' },
+      to: { path: '^src/(http|composition|cli)/|^src/cli\\.ts$|^src/platform-registry\\.ts$' },
+    },
+    {
+      name: 'core-and-accounts-import-no-service',
+      comment: 'The services call the core and the accounts, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/(core|accounts)/' },
+      to: { path: '^src/services/' },
+    },
+    {
       name: 'http-imports-no-composition',
       comment:
         "Routes are handed what they serve (the platforms built, the accounts, the store's roles) when the composition root builds them: http never reaches up to build or list them itself, nor into the platforms' one list.",

@@ -16,7 +16,7 @@ import type { AccountView } from '../accounts/account-view.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { BridgeSandbox } from '../accounts/sandbox-trials.ts';
 import { accountLoads, operatorView } from '../accounts/account-load.ts';
-import { BridgeError } from '../errors.ts';
+import { BadInput } from '../services/refused.ts';
 
 export interface AdminApiParts {
   token: string | undefined;
@@ -42,13 +42,7 @@ export interface AdminApiParts {
   logger: Logger;
 }
 
-export class BadInput extends BridgeError<'bad_input'> {
-  readonly field: string;
-  constructor(field: string, message: string) {
-    super('bad_input', `${field}: ${message}`);
-    this.field = field;
-  }
-}
+export { BadInput };
 
 export function read<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});
