@@ -130,7 +130,6 @@ export default tseslint.config(
     files: [
       'adapters/woocommerce/module.ts', // build
       'src/composition/http-surface.ts', // httpSurface
-      'src/composition/main.ts', // startBridge
       'src/composition/storefront-reader.ts', // storefrontReader
       'src/http/platform-routes.ts', // moduleSurface
       'src/http/shop-attention.ts', // shopAttention
