@@ -32,7 +32,8 @@ export const wooModule = {
   settings: wooSettings,
   // Each key alone says all: no check across them.
   checkSettings: () => [],
-  build(settings, { store, logger, publicUrl, apiUrl, storeAddresses, storeConnected, storefrontClosed }) {
+  build(settings, parts) {
+    const { store, logger, publicUrl, apiUrl, storeAddresses, storeConnected } = parts;
     const stores = new WooStores({
       store,
       env: {
@@ -48,16 +49,7 @@ export const wooModule = {
     const webhooks = Boolean(settings.WOOCOMMERCE_WEBHOOK_SECRET || publicUrl);
     const appName = settings.WOOCOMMERCE_APP_NAME;
     const pages = wooStorePages({ store, stores, publicUrl, appName, addresses: storeAddresses, logger });
-    const names = new StoreNames({
-      store,
-      type: storeNameType('woocommerce-store-name'),
-      platform: 'woocommerce',
-      read: async (shop) => {
-        const site = await stores.site(shop);
-        return site ? readWooSiteName(site) : undefined;
-      },
-      served: async (shop) => (await stores.site(shop)) !== undefined,
-    });
+    const names = wooStoreNames(store, stores);
     const callback = keyCallbackRoute({
       store,
       stores,
@@ -69,51 +61,10 @@ export const wooModule = {
         void names.learn(shop);
       },
     });
-    // The storefront, through the store's WordPress plugin (docs/wordpress-plugin.md): it needs the bridge's https
-    // address, which the plugin's connection code carries and its pages load the widget from.
-    const zip = publicUrl && !wooConnectProblem(publicUrl) ? zipPlugin() : undefined;
-    const pluginRoutes =
-      publicUrl && zip
-        ? {
-            storefront: wooStorefront({
-              store,
-              stores,
-              publicUrl,
-              pluginDownload: {
-                path: `/woocommerce/plugin/${zip.fileName}`,
-                fileName: zip.fileName,
-                version: zip.version,
-                howTo:
-                  'Your store shows points through the Loyalty points plugin for WordPress. Download it with the link after this, add it in WordPress (Plugins, Add New, Upload Plugin), then connect it with a code from here (WooCommerce › Loyalty points, paste the code, Connect).',
-                pasteWhere: 'in WordPress (WooCommerce › Loyalty points)',
-              },
-              onRefused: (reason) =>
-                logger.info({ reason }, 'a storefront request from a WooCommerce store page was refused'),
-            }),
-            routes: [
-              pluginConnectRoute({ store, logger }),
-              pluginDisconnectRoute({ store, logger, storefrontClosed }),
-              ...pluginDoorRoutes({ store, publicUrl, logger }),
-              wooWidgetRoute(publicUrl),
-              pluginDownloadRoute(zip),
-            ],
-          }
-        : undefined;
+    const plugin = pluginParts(stores, parts);
     return {
       own: stores,
-      ...(webhooks
-        ? {
-            webhooks: {
-              adapter: createWooAdapter({
-                secrets: (shop) => stores.secretsFor(shop),
-                url: settings.WOOCOMMERCE_URL,
-              }),
-              // A delivery signed by a store's own secret is that store's: every one is served.
-              admitShop: async () => undefined,
-              onStored: async () => {},
-            },
-          }
-        : {}),
+      ...(webhooks ? { webhooks: wooWebhooks(settings, stores) } : {}),
       orders: {
         source: wooOrderSource(stores, publicUrl),
         storesToRead: {
@@ -124,28 +75,9 @@ export const wooModule = {
           connected: async () => (await stores.list()).some((each) => each.rest),
         },
       },
-      // Only the operator connects a store (the dashboard, the CLI, or a link made for its merchant). The store of
-      // WOOCOMMERCE_URL is theirs too; without one, the webhook secret alone names no store, and any store it signs
-      // for is the one merchant's (a single-merchant bridge configured by hand). With a URL, the secret opens that
-      // store alone.
-      shops: {
-        async chosenByOperator(shop) {
-          const connected = await stores.get(shop);
-          // Unless they connected it for its merchant, who sets up their own account (store-pages.ts).
-          if (connected !== undefined) return !connected.forMerchant;
-          return settings.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && stores.environmentShop === undefined;
-        },
-        list: async () => (await stores.list()).map((each) => each.shop),
-        storeName: async (shop) => (await names.name(shop)) ?? wooStoreLabel(shop),
-        // Old shop names moved to the one name, after what the inbox still holds under them is folded.
-        async prepare(foldInbox) {
-          const known = new Set((await stores.list()).map((each) => each.shop));
-          if (stores.environmentShop) known.add(stores.environmentShop);
-          await new WooIdentityMigration(store, logger).run([...known], foldInbox);
-        },
-      },
-      routes: [callback, ...pages.routes, ...(pluginRoutes?.routes ?? [])],
-      ...pluginRoutes?.storefront,
+      shops: wooShops(settings, stores, names, parts),
+      routes: [callback, ...pages.routes, ...(plugin?.routes ?? [])],
+      ...plugin?.storefront,
       door: pages.door,
       connections: { list: wooConnections(stores) },
       connect: operatorConnect({ store, publicUrl, appName, addresses: storeAddresses, logger }),
@@ -166,3 +98,81 @@ export const wooModule = {
   unconfirmedWhy: null,
   sharedRecords: ['session', 'shop', 'shop-link', 'reconciliation', 'migration'],
 } satisfies PlatformModule<typeof wooSettings, WooStores>;
+
+type BuildParts = Parameters<PlatformModule<typeof wooSettings, WooStores>['build']>[1];
+type WooSettings = Parameters<PlatformModule<typeof wooSettings, WooStores>['build']>[0];
+
+/** A store's name as its WordPress gives it, read again at each connect. */
+function wooStoreNames(store: BuildParts['store'], stores: WooStores): StoreNames {
+  return new StoreNames({
+    store,
+    type: storeNameType('woocommerce-store-name'),
+    platform: 'woocommerce',
+    read: async (shop) => {
+      const site = await stores.site(shop);
+      return site ? readWooSiteName(site) : undefined;
+    },
+    served: async (shop) => (await stores.site(shop)) !== undefined,
+  });
+}
+
+function wooWebhooks(settings: WooSettings, stores: WooStores) {
+  return {
+    adapter: createWooAdapter({ secrets: (shop) => stores.secretsFor(shop), url: settings.WOOCOMMERCE_URL }),
+    // A delivery signed by a store's own secret is that store's: every one is served.
+    admitShop: async () => undefined,
+    onStored: async () => {},
+  };
+}
+
+// The storefront, through the store's WordPress plugin (docs/wordpress-plugin.md): it needs the bridge's https
+// address, which the plugin's connection code carries and its pages load the widget from.
+function pluginParts(stores: WooStores, { store, publicUrl, logger, storefrontClosed }: BuildParts) {
+  const zip = publicUrl && !wooConnectProblem(publicUrl) ? zipPlugin() : undefined;
+  if (!publicUrl || !zip) return undefined;
+  return {
+    storefront: wooStorefront({
+      store,
+      stores,
+      publicUrl,
+      pluginDownload: {
+        path: `/woocommerce/plugin/${zip.fileName}`,
+        fileName: zip.fileName,
+        version: zip.version,
+        howTo:
+          'Your store shows points through the Loyalty points plugin for WordPress. Download it with the link after this, add it in WordPress (Plugins, Add New, Upload Plugin), then connect it with a code from here (WooCommerce › Loyalty points, paste the code, Connect).',
+        pasteWhere: 'in WordPress (WooCommerce › Loyalty points)',
+      },
+      onRefused: (reason) => logger.info({ reason }, 'a storefront request from a WooCommerce store page was refused'),
+    }),
+    routes: [
+      pluginConnectRoute({ store, logger }),
+      pluginDisconnectRoute({ store, logger, storefrontClosed }),
+      ...pluginDoorRoutes({ store, publicUrl, logger }),
+      wooWidgetRoute(publicUrl),
+      pluginDownloadRoute(zip),
+    ],
+  };
+}
+
+// Only the operator connects a store (the dashboard, the CLI, or a link made for its merchant). The store of
+// WOOCOMMERCE_URL is theirs too; without one, the webhook secret alone names no store, and any store it signs for is
+// the one merchant's (a single-merchant bridge configured by hand). With a URL, the secret opens that store alone.
+function wooShops(settings: WooSettings, stores: WooStores, names: StoreNames, { store, logger }: BuildParts) {
+  return {
+    async chosenByOperator(shop: string) {
+      const connected = await stores.get(shop);
+      // Unless they connected it for its merchant, who sets up their own account (store-pages.ts).
+      if (connected !== undefined) return !connected.forMerchant;
+      return settings.WOOCOMMERCE_WEBHOOK_SECRET !== undefined && stores.environmentShop === undefined;
+    },
+    list: async () => (await stores.list()).map((each) => each.shop),
+    storeName: async (shop: string) => (await names.name(shop)) ?? wooStoreLabel(shop),
+    // Old shop names moved to the one name, after what the inbox still holds under them is folded.
+    async prepare(foldInbox: () => Promise<void>) {
+      const known = new Set((await stores.list()).map((each) => each.shop));
+      if (stores.environmentShop) known.add(stores.environmentShop);
+      await new WooIdentityMigration(store, logger).run([...known], foldInbox);
+    },
+  };
+}
