@@ -160,7 +160,12 @@ export class FirstRun {
       const adapter = demoReadingAdapter(webhooks?.adapter, reading, player.shop);
       built.parts.webhooks = webhooks
         ? { ...webhooks, adapter }
-        : { adapter, admitShop: async () => undefined, onStored: async () => {} };
+        : // The demo's secret signs for its one shop: a delivery naming another is not the demo's.
+          {
+            adapter,
+            admitShop: async (shop) => (shop === player.shop ? undefined : 'not the demo store'),
+            onStored: async () => {},
+          };
       this.#o.platforms.adapters[player.platform] = adapter;
     }
     for (const shopper of this.#shoppers) {

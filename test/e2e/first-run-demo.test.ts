@@ -148,6 +148,31 @@ describe('the first run', () => {
     expect(bridge.sandbox!.accounts.filter((account) => account.store.snapshot().earnings.length > 0)).toHaveLength(3);
   });
 
+  it('takes a delivery signed with the demo’s secret for the demo’s shop alone', async () => {
+    // Shopify signs a delivery's body, not the header that names its shop: the demo's secret must not open another.
+    const [shopify] = bridge.demo!.players.filter(({ platform }) => platform === 'shopify');
+    const order = shopify!.demo.orders[0]!;
+    const { headers, body } = shopify!.demo.delivery({
+      id: 999_000_002,
+      number: 9002,
+      order,
+      step: order.steps[0]!,
+      at: new Date().toISOString(),
+      secret: shopify!.secret,
+      sequence: 1,
+    });
+    const other = 'someone-else.myshopify.com';
+    const answer = await fetch(url('/webhooks/shopify'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers, 'x-shopify-shop-domain': other },
+      body,
+    });
+    expect(await answer.json()).toMatchObject({ result: 'ignored', reason: expect.stringContaining(other) });
+    expect(
+      await bridge.engine.store.getOrder(orderKey({ platform: 'shopify', shop: other, orderId: '999000002' })),
+    ).toBeUndefined();
+  });
+
   it('opens the demo shop’s page no more once the demo stopped (a store of the merchant’s connected)', async () => {
     const status = async () => ((await (await operator('/status')).json()) as { mode: { demo: boolean } }).mode;
     expect((await status()).demo).toBe(true);
