@@ -4,21 +4,16 @@ import { checkText } from './home.js';
 import { loadStorefront } from './storefront.js';
 import { ruleRows } from './rule-rows.js';
 
-/** The settings the setup form shows, by the configuration's names (the API's; never shown to the merchant). */
-const SETTINGS = [
-  'LOYALTY_EARN_ACTIVITY_ID',
-  'LOYALTY_EARN_ACTIVITIES',
-  'LOYALTY_ACTIVITY_POINTS',
-  'EARN_TRIGGER',
-  'MIN_ORDER_TOTAL',
-  'REQUIRE_MOBILE',
-  'EXCLUDED_SOURCES',
-  'POINTS_PENDING_DAYS',
-  'PARTIAL_REFUND',
-  'COUNT_TEST_ORDERS',
-];
-/** The settings shown as on/off switches, each with its default (config/default.json's) for a new account. */
-const SWITCHES = { REQUIRE_MOBILE: true, COUNT_TEST_ORDERS: false };
+/**
+ * The rules the setup form shows, by the configuration's names (the API's; never shown to the merchant): each field
+ * of the rules' section names its own (index.html), so a new rule is one field there. A switch's default for a new
+ * account is its `data-default` (config/default.json's); a list is written comma-separated (`data-list`).
+ */
+const SETTINGS = [...$('#program-rules').querySelectorAll('[name], [data-setting]')].map(
+  (each) => each.getAttribute('name') ?? each.dataset.setting,
+);
+const isSwitch = (name) => field(name)?.localName === 's-switch';
+const isList = (name) => field(name)?.dataset.list !== undefined;
 let account = null;
 
 const field = (name) => $(`#account-form [name="${name}"]`);
@@ -84,8 +79,8 @@ function fill(current, settings) {
   field('rateLimitPerMinute').value = String(current?.rateLimitPerMinute ?? 500);
   for (const name of SETTINGS) {
     const value = settings[name];
-    if (name in SWITCHES) field(name).checked = (value ?? SWITCHES[name]) === true;
-    else if (name === 'EXCLUDED_SOURCES') field(name).value = (value ?? []).join(',');
+    if (isSwitch(name)) field(name).checked = (value ?? field(name).dataset.default === 'on') === true;
+    else if (isList(name)) field(name).value = (value ?? []).join(',');
     // Spend bands come as a list, points per activity as an object: a row each.
     else if (name === 'LOYALTY_EARN_ACTIVITIES')
       RULES[name].set((value ?? []).map((band) => [band.from, band.activityId]));
@@ -114,7 +109,7 @@ function formValues() {
   if (apiKey) credentials.apiKey = apiKey;
   const settings = {};
   for (const name of SETTINGS) {
-    if (name in SWITCHES) settings[name] = field(name).checked ? 'yes' : 'no';
+    if (isSwitch(name)) settings[name] = field(name).checked ? 'yes' : 'no';
     else if (name in RULES) settings[name] = RULES[name].get();
     // A field emptied puts its rule back to its default (spend bands: none, the one activity again).
     else settings[name] = field(name).value.trim();
