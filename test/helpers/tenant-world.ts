@@ -47,7 +47,9 @@ const merchantsTinyShop: typeof tinyShop = {
   ...tinyShop,
   build(settings, wiring) {
     const parts = tinyShop.build(settings, wiring);
-    return parts?.shops && { ...parts, shops: { ...parts.shops, chosenByOperator: async () => false } };
+    // Configured with its API here, so it has shops: a module dropped instead would leave the sweeps nothing to try.
+    if (!parts?.shops) throw new Error('TinyShop built without its shops: the tenant world configures its API');
+    return { ...parts, shops: { ...parts.shops, chosenByOperator: async () => false } };
   },
 };
 
