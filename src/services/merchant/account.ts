@@ -44,6 +44,7 @@ export async function makeAccount(ctx: MerchantContext, { shop, by }: MerchantAs
         `this shop has made ${made.length} loyalty accounts already: change the one it earns on, or ask the bridge’s operator to remove one`,
       ]);
     const trial = 'sandbox' in body ? trialAccountInput(bridgeSandbox, body) : undefined;
+    // Its status is one of Refused's (400, 409 or 503), typed as a number by sandbox-trials.ts.
     if (trial && !trial.ok) throw new Refused(trial.status as Refused['status'], trial.errors);
     const given = trial?.input ?? body;
     const created = await accounts.create(given, by, shop, trial ? { onBridgeSandbox: true } : {});
