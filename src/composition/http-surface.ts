@@ -19,6 +19,7 @@ import { dashboard } from '../http/dashboard.ts';
 import { merchantAssets } from '../http/merchant-page.ts';
 import { readiness } from '../http/readiness.ts';
 import { shopAdminApi } from '../http/shop-admin-api.ts';
+import { merchantService } from '../services/merchant.ts';
 import type { WebhookHandler } from '../http/webhook-route.ts';
 import type { LoyaltyClient } from '../loyalty/client.ts';
 import type { UpstreamHealth } from '../loyalty/health.ts';
@@ -72,9 +73,10 @@ export async function httpSurface(
   // make an account there too.
   const bridgeSandbox = sandbox ? bridgeSandboxOf(sandbox, parts.loyaltyBaseUrl) : undefined;
   const storefront = storefrontReader(parts);
-  const shopRoutes = shopAdminApi({
+  const partsOf = (platform: string) => platforms.modules.find(({ module }) => module.name === platform)?.parts;
+  const merchant = merchantService({
     store,
-    partsOf: (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts,
+    partsOf,
     accounts,
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
@@ -90,6 +92,13 @@ export async function httpSurface(
         ? engine.worker.spentBudgetsSince.get(account.budgetId ?? account.id)
         : undefined,
     spentLongMs: engine.worker.budgetSpentLongMs,
+    logger,
+  });
+  const shopRoutes = shopAdminApi({
+    merchant,
+    store,
+    partsOf,
+    accounts,
     storefrontTurnedOn: (platform, shop) => storefront.reader.forgetRefusals(platform, shop),
     rewardsChanged: () => void storefront.sweeper.sweep().catch(() => undefined),
     storefrontWidget: storefront.widgets,

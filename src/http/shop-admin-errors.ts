@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../logger.ts';
 import { LoyaltyError } from '../loyalty/errors.ts';
 import { refuse } from './admin-accounts.ts';
-import { BadInput } from './admin-api.ts';
+import { BadInput, Refused } from '../services/refused.ts';
 
 /** Nothing of the bridge as a whole: that stays with the operator's ADMIN_TOKEN. */
 export function operatorsOnly(_req: Request, res: Response): void {
@@ -18,6 +18,12 @@ export const shopApiError =
   (logger: Logger) =>
   (error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof BadInput) return void res.status(400).json({ error: error.message, field: error.field });
+    // The service's refusal, as refuse() words one.
+    if (error instanceof Refused)
+      return void res
+        .status(error.status)
+        .set(error.headers)
+        .json({ error: error.reasons.join('; '), errors: error.reasons });
     // An address Express could not read (an id that is not valid percent-encoding): the request's fault.
     if (error instanceof URIError || (error.status === 400 && !error.type))
       return refuse(res, 400, ['the address is not valid: an id holds a broken %-escape']);

@@ -1,143 +1,23 @@
-// A shop's test orders (core/test-order.ts), from its own page, on an account of the shop's own only: on the
-// operator's account a made-up order would earn in the operator's program. Each enters the ledger as events,
-// durably, before the answer (202). A shop makes at most 10 an hour, counted from the records the ledger
-// keeps, so a page cannot fill the account with them. The answer waits, a little, for the order to be kept: the
-// page looks it up at once, and a look before the intake folded it was a 404 in the merchant's console.
-import express, { type Response } from 'express';
-import type { Ingest } from '../core/ingest.ts';
-import { orderKey } from '../core/order-event.ts';
-import type { OrderWorkRole, OperatorQueries, RecordRole, LedgerLifecycle } from '../core/store/ledger-store.ts';
-import { isTestOrderId, newTestOrderId, testOrderEvent, type TestOrder, TEST_ORDER_KIND } from '../core/test-order.ts';
-import type { Logger } from '../logger.ts';
-import { byOf, shopRefOf } from './shop-ref.ts';
-import type { ShopCaps } from './shop-caps.ts';
+// A shop's test orders, from its own page, on an account of the shop's own only (src/services/merchant/
+// test-orders.ts): each enters the ledger before the answer (202). Each handler is a route of shop-admin-api.ts:
+// it calls the merchant's service and answers.
+import type { RequestHandler } from 'express';
+import type { MerchantService } from '../services/merchant.ts';
+import { askerOf, notFound } from './shop-admin-context.ts';
 
-const KIND = TEST_ORDER_KIND;
-const TEST_ORDERS_PER_HOUR = 10;
-
-export interface ShopTestOrderParts {
-  store: OrderWorkRole & OperatorQueries & RecordRole & LedgerLifecycle;
-  ingest: Pick<Ingest, 'events'>;
-  logger: Logger;
-  /** The shop's own account, or undefined once the refusal is sent (shop-admin-api.ts). */
-  ownAccount(res: Response, need: 'change'): Promise<string | undefined>;
-  /** Runs the cap's count and write as one step for the shop, on every instance (shop-caps.ts). */
-  hourly: ShopCaps['hourly'];
-}
-
-/** Kept for a cancel this long; each new one of the shop takes the older ones away. */
-const KEPT_MS = 30 * 86_400_000;
-/** How long the answer waits for the order to be kept: the intake folds it within milliseconds, seconds when busy. */
-const FOLDED_WITHIN_MS = 5_000;
-
-/**
- * Waits on the ledger's news (store.onWork: an entry taken, an order folded, on this instance or another), not on a
- * timer: `until(found, deadline)` asks `found` again at each piece of news, until it answers true or the deadline.
- */
-function ledgerNews(store: OrderWorkRole & OperatorQueries & RecordRole & LedgerLifecycle) {
-  let waiting = new Set<() => void>();
-  let listening = false;
-  return async (found: () => Promise<boolean>, deadline: number): Promise<void> => {
-    // At the first wait, not when the routes are made: making them asks nothing of the store.
-    if (!listening) {
-      listening = true;
-      store.onWork(() => {
-        const woken = waiting;
-        waiting = new Set();
-        for (const wake of woken) wake();
-      });
-    }
-    for (;;) {
-      let wake = () => {};
-      // Listening before the look: news between the look and the wait is not missed.
-      const news = new Promise<void>((resolve) => (wake = resolve));
-      waiting.add(wake);
-      const timer = setTimeout(wake, Math.max(0, deadline - Date.now()));
-      try {
-        if ((await found()) || Date.now() >= deadline) return;
-        await news;
-      } finally {
-        clearTimeout(timer);
-        waiting.delete(wake);
-      }
-    }
+/** POST /test-orders: a made-up paid order of the shop's, to see it earn. */
+export const sendTestOrder =
+  (merchant: MerchantService): RequestHandler =>
+  async (_req, res) => {
+    res.status(202).json(await merchant.sendTestOrder(askerOf(res)));
   };
-}
-/** A shop's test order, by its shop too: two shops' ids made in one millisecond may meet. */
-/** The shop's currency as its newest real order names it; none yet: dollars. */
-async function shopCurrency(
-  store: OrderWorkRole & OperatorQueries & RecordRole & LedgerLifecycle,
-  platform: string,
-  shop: string,
-): Promise<string> {
-  const { orders } = await store.listOrders({ page: 1, limit: 20, platform, shop });
-  return orders.find((order) => order.total && !isTestOrderId(order.orderId))?.total?.currency ?? 'USD';
-}
 
-const recordId = (order: Pick<TestOrder, 'platform' | 'shop' | 'orderId'>) => orderKey(order);
-
-export function shopTestOrders({ store, ingest, logger, ownAccount, hourly }: ShopTestOrderParts): express.Router {
-  const router = express.Router();
-  const untilFound = ledgerNews(store);
-
-  router.post('/test-orders', async (_req, res) => {
-    if (!(await ownAccount(res, 'change'))) return;
-    const { platform, shop } = shopRefOf(res);
-    const cap = {
-      what: 'test order',
-      limit: TEST_ORDERS_PER_HOUR,
-      madeSince: async (since: string) => {
-        const ofShop = (await store.listRecords(KIND)).filter(
-          ({ value }) => value.platform === platform && value.shop === shop,
-        );
-        const expired = new Date(Date.now() - KEPT_MS).toISOString();
-        for (const { id, value } of ofShop) if (value.at < expired) await store.deleteRecord(KIND, id);
-        return ofShop.filter(({ value }) => value.at > since).length;
-      },
-      refusal: `a shop sends at most ${TEST_ORDERS_PER_HOUR} test orders an hour`,
-    };
-    let sent: { testOrder: TestOrder & { key: string; orderName: string } } | undefined;
-    await hourly(res, cap, async () => {
-      const now = Date.now();
-      const order: TestOrder = {
-        platform,
-        shop,
-        orderId: newTestOrderId(now),
-        at: new Date(now).toISOString(),
-        by: byOf(res),
-      };
-      await store.putRecord(KIND, recordId(order), order);
-      const event = testOrderEvent(order, 'paid', await shopCurrency(store, platform, shop));
-      await ingest.events(event.deliveryId, [event]);
-      logger.info({ shop, order: order.orderId, by: order.by }, 'a shop sent a test order');
-      sent = { testOrder: { ...order, key: orderKey(order), orderName: event.orderName } };
-    });
-    // Outside the shop's one-at-a-time step: a second click meanwhile is counted, not refused as under way.
-    if (!sent) return;
-    // Until the order is kept (folded from the inbox), for a while at most: it is durable either way.
-    const { key } = sent.testOrder;
-    await untilFound(async () => (await store.getOrder(key)) !== undefined, Date.now() + FOLDED_WITHIN_MS);
-    res.status(202).json(sent);
-  });
-
-  router.post('/test-orders/:id/cancel', async (req, res) => {
-    if (!(await ownAccount(res, 'change'))) return;
+/** POST /test-orders/:id/cancel: one of the shop's test orders cancelled. */
+export const cancelTestOrder =
+  (merchant: MerchantService): RequestHandler =>
+  async (req, res) => {
     const id = String(req.params.id);
-    const { platform, shop } = shopRefOf(res);
-    // Only this shop's own test order is found: another shop's, or a real order's id, is answered as if it did not exist.
-    const order = isTestOrderId(id)
-      ? await store.getRecord(KIND, recordId({ platform, shop, orderId: id }))
-      : undefined;
-    if (!order) return void res.status(404).json({ error: `no test order ${id}` });
-    // In the currency it was paid in.
-    const currency = (await store.getOrder(orderKey(order)))?.snapshot.total.currency || 'USD';
-    const event = testOrderEvent(order, 'cancelled', currency);
-    const result = await ingest.events(event.deliveryId, [event]);
-    logger.info({ shop, order: id, by: byOf(res) }, 'a shop cancelled a test order');
-    res
-      .status(202)
-      .json({ testOrder: { ...order, key: orderKey(order) }, cancelled: result === 'accepted' ? 'now' : 'already' });
-  });
-
-  return router;
-}
+    const cancelled = await merchant.cancelTestOrder(askerOf(res), id);
+    if (!cancelled) return notFound(res, `no test order ${id}`);
+    res.status(202).json(cancelled);
+  };

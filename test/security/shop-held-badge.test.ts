@@ -24,7 +24,7 @@ import {
   stopFakeShopifyForApp,
   type ShopifyAppBridge,
 } from '../helpers/shopify-app-bridge.ts';
-import { isLetterOfShop, reasonForShop } from '../../src/http/shop-attention.ts';
+import { isLetterOfShop, reasonForShop } from '../../src/services/merchant.ts';
 import { collisionReason } from '../../src/core/worker/lp-order-ids.ts';
 import { wooShopOf } from '../../adapters/woocommerce/shop-identity.ts';
 import { orderEvent } from '../helpers/order-events.ts';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { referrerValue } from '../../src/core/attribution.ts';
 import { documentedFailure } from '../../src/loyalty/errors.ts';
-import { reasonForShop } from '../../src/http/shop-attention.ts';
+import { reasonForShop } from '../../src/services/merchant.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
 import { wholeEmails } from '../../src/core/store/customer-data.ts';
 import { wooShopOf } from '../../adapters/woocommerce/shop-identity.ts';

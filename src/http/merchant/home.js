@@ -43,7 +43,7 @@ function budget({ callsInLastMinute: calls, sentPerMinute: limit, words }) {
   return [`${NUMBERS.format(calls)} of ${NUMBERS.format(limit)} calls this minute `, bar];
 }
 
-/** What each kind of trouble is called, in the merchant's words (shop-attention.ts says why and the fix). */
+/** What each kind of trouble is called, in the merchant's words (src/services/merchant/attention.ts says why and the fix). */
 const ATTENTION_TITLES = {
   no_account: 'No loyalty account yet',
   credentials_refused: 'The loyalty service refuses the account’s credentials',

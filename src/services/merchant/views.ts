@@ -2,13 +2,13 @@
 // from the records, never the records themselves. A field added to a record
 // later stays out until someone decides a merchant may read it, and any text
 // that may name another store (an lp_orderid collision) is told as "an order".
-import type { ShopRef } from '../accounts/account-records.ts';
-import type { Fact } from '../core/order-event.ts';
-import type { CallRecord, ConversionStatus, OrderRecord } from '../core/order-record.ts';
-import type { DeadLetter } from '../core/store/ledger-store.ts';
-import { letterCallWords } from '../core/order-words.ts';
-import { redemptionSummary } from '../core/redeems.ts';
-import { reasonForShop } from './shop-attention.ts';
+import type { ShopRef } from '../../accounts/account-records.ts';
+import type { Fact } from '../../core/order-event.ts';
+import type { CallRecord, ConversionStatus, OrderRecord } from '../../core/order-record.ts';
+import type { DeadLetter } from '../../core/store/ledger-store.ts';
+import { letterCallWords } from '../../core/order-words.ts';
+import { redemptionSummary } from '../../core/redeems.ts';
+import { reasonForShop } from './shop-words.ts';
 
 export interface ShopOrderView {
   key: string;

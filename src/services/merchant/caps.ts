@@ -2,10 +2,9 @@
 // what the ledger keeps, so it holds across instances and restarts, and the count, the act and its record are
 // one step per shop and cap on every instance (the store's exclusive lock), so a burst cannot all pass one
 // count. A request that comes while another of the same shop and cap is under way is told to try again.
-import type { Response } from 'express';
-import type { LedgerLifecycle } from '../core/store/ledger-store.ts';
-import { refuse } from './admin-accounts.ts';
-import { shopRefOf } from './shop-ref.ts';
+import type { ShopRef } from '../../accounts/account-records.ts';
+import type { LedgerLifecycle } from '../../core/store/ledger-store.ts';
+import { Refused } from '../refused.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -20,25 +19,25 @@ export interface HourlyCap {
 }
 
 export interface ShopCaps {
-  /** Runs fn as the only request of this shop and cap on every instance; 429 when another is under way. */
-  oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void>;
+  /** Runs fn as the only request of this shop and cap on every instance; refused 429 when another is under way. */
+  oneAtATime<T>(shop: ShopRef, what: string, fn: () => Promise<T>): Promise<T>;
   /** Runs fn, one at a time, only while the shop made fewer than the cap's limit in the last hour; 429 otherwise. */
-  hourly(res: Response, cap: HourlyCap, fn: () => Promise<void>): Promise<void>;
+  hourly<T>(shop: ShopRef, cap: HourlyCap, fn: () => Promise<T>): Promise<T>;
 }
 
 export function shopCaps(store: Pick<LedgerLifecycle, 'exclusive'>): ShopCaps {
-  async function oneAtATime(res: Response, what: string, fn: () => Promise<void>): Promise<void> {
-    const { platform, shop } = shopRefOf(res);
+  async function oneAtATime<T>({ platform, shop }: ShopRef, what: string, fn: () => Promise<T>): Promise<T> {
     const ran = await store.exclusive(`shop-cap:${what}:${platform}:${shop}`, fn);
-    if (!ran.ran) refuse(res, 429, [`another ${what} request of this shop is under way; try again in a moment`]);
+    if (!ran.ran) throw new Refused(429, [`another ${what} request of this shop is under way; try again in a moment`]);
+    return ran.value;
   }
   return {
     oneAtATime,
-    hourly: (res, cap, fn) =>
-      oneAtATime(res, cap.what, async () => {
+    hourly: (shop, cap, fn) =>
+      oneAtATime(shop, cap.what, async () => {
         const made = await cap.madeSince(new Date(Date.now() - HOUR_MS).toISOString());
-        if (made >= cap.limit) return refuse(res, 429, [cap.refusal]);
-        await fn();
+        if (made >= cap.limit) throw new Refused(429, [cap.refusal]);
+        return fn();
       }),
   };
 }
