@@ -2,13 +2,14 @@
 // registry reports them. No answer carries an API key: accounts are shown through accountView, the key as its last
 // four characters.
 import type { Change } from '../../accounts/account-changes.ts';
-import type { ShopRef } from '../../accounts/account-records.ts';
+import type { AuditEntry, CredentialsCheck, ShopRef } from '../../accounts/account-records.ts';
+import type { ProgramInput, ProgramSettings } from '../../accounts/program-settings.ts';
 import { accountView, type AccountView } from '../../accounts/account-view.ts';
 import { trialAccountInput } from '../../accounts/sandbox-trials.ts';
 import { DEFAULT_ACCOUNT } from '../../core/accounts.ts';
 import { Refused } from '../refused.ts';
 import type { OperatorParts } from './parts.ts';
-import { knownShops, withHealthOf } from './shops.ts';
+import { knownShops, withHealthOf, type AccountHealth, type ShopView } from './shops.ts';
 
 /** Settings have their own route: a change to an account's fields never resets them by accident. */
 export const SETTINGS_ELSEWHERE = 'settings: change them at …/settings (PATCH, by the configuration’s names)';
@@ -20,7 +21,31 @@ const made = <T>(change: Change<T>): T => {
 };
 const noAccount = (id: string) => new Refused(404, [`no account ${id}`]);
 
-export const operatorAccounts = (parts: OperatorParts) => {
+/** An account's settings: in effect (the environment's where it saves none) and as saved. */
+export interface AccountSettings {
+  account: string;
+  settings: ProgramSettings | undefined;
+  saved: ProgramInput;
+}
+
+export interface OperatorAccounts {
+  /** The environment's account, then every other, each with its shops and health. */
+  accounts(): Promise<{ accounts: AccountHealth[] }>;
+  account(id: string): Promise<{ account: AccountHealth }>;
+  /** An account given by hand, or ({ sandbox: true }) one on the bridge's own sandbox, as a merchant's trial is. */
+  makeAccount(given: Record<string, unknown>, by: string): Promise<{ account: AccountView }>;
+  changeAccount(id: string, given: Record<string, unknown>, by: string): Promise<{ account: AccountView }>;
+  removeAccount(id: string, by: string): Promise<{ deleted: string }>;
+  settings(id: string): Promise<AccountSettings>;
+  changeSettings(id: string, given: Record<string, unknown>, by: string): Promise<AccountSettings>;
+  checkAccount(id: string): Promise<{ check: CredentialsCheck }>;
+  shops(): Promise<{ shops: ShopView[] }>;
+  /** Links a shop to an account (null: unlinks it); answered with the shop as the list shows it. */
+  linkShop(shop: ShopRef, account: string | null, by: string): Promise<{ shop: ShopView }>;
+  audit(limit: number): Promise<{ audit: AuditEntry[] }>;
+}
+
+export const operatorAccounts = (parts: OperatorParts): OperatorAccounts => {
   const { accounts } = parts;
   const viewOf = async (id: string): Promise<AccountView | undefined> => {
     if (id === DEFAULT_ACCOUNT) return parts.defaultAccount();
@@ -28,7 +53,6 @@ export const operatorAccounts = (parts: OperatorParts) => {
     return record && accountView(record);
   };
   return {
-    /** The environment's account, then every other, each with its shops and health. */
     accounts: async () => {
       const [records, health] = await Promise.all([accounts.list(), withHealthOf(parts)]);
       return { accounts: await Promise.all([parts.defaultAccount(), ...records.map(accountView)].map(health)) };
@@ -38,7 +62,6 @@ export const operatorAccounts = (parts: OperatorParts) => {
       if (!view) throw noAccount(id);
       return { account: await (await withHealthOf(parts))(view) };
     },
-    /** An account given by hand, or ({ sandbox: true }) one on the bridge's own sandbox, as a merchant's trial is. */
     makeAccount: async (given: Record<string, unknown>, by: string) => {
       // On the bridge's own sandbox: its address is on this machine, which an account given by hand may not name.
       const trial = 'sandbox' in given ? trialAccountInput(parts.bridgeSandbox ?? undefined, given) : undefined;
@@ -65,7 +88,6 @@ export const operatorAccounts = (parts: OperatorParts) => {
     },
     checkAccount: async (id: string) => ({ check: made(await accounts.check(id)) }),
     shops: async () => ({ shops: await knownShops(parts) }),
-    /** Links a shop to an account (null: unlinks it); answered with the shop as the list shows it. */
     linkShop: async (shop: ShopRef, account: string | null, by: string) => {
       made(await accounts.link(shop, account ?? undefined, by));
       const view = (await knownShops(parts)).find((each) => each.platform === shop.platform && each.shop === shop.shop);

@@ -1,10 +1,11 @@
 // The operator's manual adjustments: points given (earn) or taken (redeem) by the operator, each with who asked and
 // why, and the list of them.
 import type { EarnRequest, RedeemRequest } from '../../core/adjustments.ts';
+import type { Adjustment } from '../../core/store/ledger-store.ts';
 import { DEFAULT_ACCOUNT } from '../../core/accounts.ts';
 import { earnByPoints } from '../../core/order-points-view.ts';
 import { BadInput } from '../refused.ts';
-import { adjusted } from './adjusted.ts';
+import { adjusted, type Adjusted } from './adjusted.ts';
 import { Declined } from './declined.ts';
 import type { OperatorParts } from './parts.ts';
 
@@ -15,7 +16,14 @@ export type EarnAsked = Omit<EarnRequest, 'activityId'> & {
   account?: string | undefined;
 };
 
-export const operatorAdjustments = ({ engine }: OperatorParts) => {
+export interface OperatorAdjustments {
+  adjustments(): Promise<{ adjustments: Adjustment[] }>;
+  /** Points given by hand: the activity that gives exactly that many, on a known account. */
+  earn(asked: EarnAsked, by: string): Promise<Adjusted>;
+  redeem(asked: RedeemRequest, by: string): Promise<Adjusted>;
+}
+
+export const operatorAdjustments = ({ engine }: OperatorParts): OperatorAdjustments => {
   // An adjustment names its account: one no bridge knows is refused, never sent (it would be a dead letter in doubt).
   const knownAccount = async (account: string | undefined) => {
     if (account !== undefined && !(await engine.accounts.runtime(account)))

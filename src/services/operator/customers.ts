@@ -1,6 +1,7 @@
 // The operator's customers: their points at the loyalty service, and privacy (exporting what the bridge holds about
 // a customer, erasing it, erasing a shop, and the data requests and their log).
-import type { CustomerMatch } from '../../core/store/ledger-store.ts';
+import type { DataRequestRecord, PrivacyLogEntry } from '../../core/privacy.ts';
+import type { CustomerData, CustomerMatch, ErasureReport } from '../../core/store/ledger-store.ts';
 import type { TransactionType } from '../../loyalty/protocol.ts';
 import { Declined } from './declined.ts';
 import type { OperatorParts } from './parts.ts';
@@ -16,7 +17,25 @@ export interface PointsAsked {
 /** Privacy requests are recorded as the admin's, whichever token asked. */
 const ASKED_BY = 'admin';
 
-export const operatorCustomers = ({ engine, client }: OperatorParts) => ({
+export interface OperatorCustomers {
+  /** The customer's transactions at the loyalty service, as it answers them. */
+  points(asked: PointsAsked): Promise<{ type: TransactionType; account: string } & Record<string, unknown>>;
+  exportCustomer(
+    match: CustomerMatch,
+    account: string | undefined,
+  ): Promise<
+    {
+      exportedAt: string;
+      request: { platform: string | null; shop: string | null; account: string | null };
+    } & CustomerData
+  >;
+  eraseCustomer(match: CustomerMatch, account: string | undefined): Promise<{ erased: ErasureReport }>;
+  eraseShop(platform: string, shop: string): Promise<{ erased: ErasureReport }>;
+  privacy(): Promise<{ dataRequests: DataRequestRecord[]; log: PrivacyLogEntry[] }>;
+  closeDataRequest(id: string): Promise<{ closed: string }>;
+}
+
+export const operatorCustomers = ({ engine, client }: OperatorParts): OperatorCustomers => ({
   points: async (asked: PointsAsked) => {
     const account = asked.account ? await engine.accounts.runtime(asked.account) : undefined;
     if (asked.account && !account?.client.transactions) throw new Declined(404, `no account ${asked.account}`);

@@ -1,10 +1,23 @@
 // The operator's dead letters: what the bridge could not deliver or send, listed, retried (one or all) and
 // discarded, each retry and discard logged with who asked.
+import type { RetryOutcome } from '../../core/engine.ts';
 import { letterCallWords } from '../../core/order-words.ts';
+import type { DeadLetter } from '../../core/store/ledger-store.ts';
 import { Declined } from './declined.ts';
 import type { OperatorParts } from './parts.ts';
 
-export const operatorDeadLetters = ({ engine, logger, words }: OperatorParts) => ({
+/** A dead letter as the operator is shown it: its order's name beside the key. */
+export type LetterView = DeadLetter & { orderName: string | null };
+
+export interface OperatorDeadLetters {
+  deadLetters(): Promise<{ deadLetters: Array<LetterView & { callWords: ReturnType<typeof letterCallWords> }> }>;
+  deadLetter(id: string): Promise<{ deadLetter: LetterView }>;
+  retryAll(by: string): Promise<{ results: Array<{ id: string } & RetryOutcome> }>;
+  retry(id: string, by: string): Promise<RetryOutcome>;
+  discard(id: string, by: string): Promise<{ discarded: string }>;
+}
+
+export const operatorDeadLetters = ({ engine, logger, words }: OperatorParts): OperatorDeadLetters => ({
   /** Newest first, each with its order's name as the store shows it (#1001) beside the key: people know orders by it. */
   deadLetters: async () => {
     const letters = (await engine.store.listDeadLetters()).reverse();

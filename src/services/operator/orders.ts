@@ -1,10 +1,12 @@
 // The operator's orders: the list and one order in words with their points, points redeemed on a cancelled order
 // (and giving them back), and resyncs (reading a platform's orders again).
-import { pointsOf, pointsSourceOf } from '../../core/order-points-view.ts';
-import type { ResyncRequest } from '../../core/resync-jobs.ts';
+import { pointsOf, pointsSourceOf, type PointsView } from '../../core/order-points-view.ts';
+import type { OrderSummary } from '../../core/order-summary.ts';
+import type { RedeemedOrder } from '../../core/redeemed-points.ts';
+import type { ResyncJob, ResyncRequest } from '../../core/resync-jobs.ts';
 import type { OrderQuery } from '../../core/store/roles/queries.ts';
 import { BadInput } from '../refused.ts';
-import { adjusted } from './adjusted.ts';
+import { adjusted, type Adjusted } from './adjusted.ts';
 import { Declined } from './declined.ts';
 import type { OperatorParts } from './parts.ts';
 
@@ -13,7 +15,24 @@ export interface GiveBackInput {
   reason?: string | undefined;
 }
 
-export const operatorOrders = ({ engine, resyncJobs, words }: OperatorParts) => ({
+export interface OperatorOrders {
+  /** A page of orders, each in words with its points. */
+  orders(query: OrderQuery): Promise<{
+    total: number;
+    page: number;
+    limit: number;
+    orders: Array<OrderSummary & { points: PointsView | undefined }>;
+  }>;
+  /** One order's whole record, in words beside its codes, with its points. */
+  order(key: string): Promise<{ order: object & { points: PointsView | undefined; words: object } }>;
+  redeemedOnCancelled(): Promise<{ orders: RedeemedOrder[] }>;
+  giveBackRedeemed(key: string, input: GiveBackInput, by: string): Promise<Adjusted>;
+  startResync(request: ResyncRequest): Promise<{ job: ResyncJob }>;
+  resyncs(): Promise<{ jobs: ResyncJob[] }>;
+  resync(id: string): Promise<{ job: ResyncJob }>;
+}
+
+export const operatorOrders = ({ engine, resyncJobs, words }: OperatorParts): OperatorOrders => ({
   orders: async (query: OrderQuery) => {
     const { total, orders } = await engine.store.listOrders(query);
     const points = await pointsOf(orders, engine.accounts, 'operator');

@@ -61,13 +61,28 @@ export async function withHealthOf(parts: OperatorParts) {
   return (view: AccountView) => withHealth(parts, view, shops, deadLetters, loads);
 }
 
+/** An account as the operator is shown it: its view, its shops, and its health. */
+export interface AccountHealth extends AccountView {
+  shops: ShopRef[];
+  health: {
+    paused: boolean;
+    callsLastMinute: AccountLoad['callsLastMinute'] | null;
+    limitPerMinute: AccountLoad['limitPerMinute'] | null;
+    limitWords: AccountLoad['limitWords'] | null;
+    budgetSpentUntil: AccountLoad['budgetSpentUntil'] | null;
+    lanes: AccountLoad['lanes'];
+    /** Null: too many dead letters to count cheaply. */
+    deadLetters: number | null;
+  };
+}
+
 async function withHealth(
   { accounts }: OperatorParts,
   view: AccountView,
   shops: ShopView[],
   deadLetters: Map<string, number> | undefined,
   loads: Map<string, AccountLoad>,
-) {
+): Promise<AccountHealth> {
   const runtime: AccountRuntime | undefined = await accounts.runtime(view.id);
   const load = loads.get(view.id);
   return {

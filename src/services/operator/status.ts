@@ -6,7 +6,7 @@ import { reasonWords, STATE_LABELS, stateWords } from '../../core/order-words.ts
 import { newestOrders } from '../../core/order-points-view.ts';
 import type { Platforms } from '../../core/platforms.ts';
 import { limitWords, type RateLimiterStats } from '../../loyalty/rate-limiter.ts';
-import type { OperatorParts } from './parts.ts';
+import type { ActivityMinutes, OperatorParts } from './parts.ts';
 import { connectionsState, reconciledState } from './state.ts';
 
 /** Each account's calls against its limit, its budget, and its due work per lane (account-load.ts). */
@@ -20,16 +20,32 @@ export const accountLoadsNow = ({ accounts, engine }: Pick<OperatorParts, 'accou
     ),
   });
 
-export const operatorStatus = (parts: OperatorParts) => ({
-  status: async () => statusBody(parts, await statusFigures(parts)),
+/** The status: every figure the dashboard's top and the CLI's status show. */
+export type OperatorStatusBody = Awaited<ReturnType<typeof statusBody>>;
+export type ConnectionState = Awaited<ReturnType<typeof connectionsState>>[number];
+export type ReconciledState = Awaited<ReturnType<typeof reconciledState>>;
+
+export interface OperatorStatus {
+  status(): Promise<OperatorStatusBody>;
   /** "Try again now" after the credentials were put right: every paused account is asked now; what stays paused is listed. */
+  probe(): Promise<{ paused: boolean; accounts: string[] }>;
+  /** Every platform the bridge knows, with the names a person reads; installs: its app is installed from the dashboard. */
+  platforms(): { platforms: Array<Platforms['directory'][number] & { installs: boolean }> };
+  connections(): Promise<{ connections: ConnectionState[] }>;
+  /** The activity chart, the minutes asked for (NaN: the default) kept between ten and a day. */
+  activity(minutes: number): { minutes: ActivityMinutes; words: object };
+  /** How far each resync source has read. */
+  reconciliation(): Promise<{ platforms: ReconciledState }>;
+}
+
+export const operatorStatus = (parts: OperatorParts): OperatorStatus => ({
+  status: async () => statusBody(parts, await statusFigures(parts)),
   probe: async () => {
     const still: string[] = [];
     for (const account of await parts.engine.accounts.all())
       if (await account.authPause.probeNow()) still.push(account.id);
     return { paused: still.length > 0, accounts: still };
   },
-  /** Every platform the bridge knows, with the names a person reads; installs: its app is installed from the dashboard. */
   platforms: () => {
     const { platforms } = parts;
     const installs = new Set(
@@ -38,8 +54,8 @@ export const operatorStatus = (parts: OperatorParts) => ({
     return { platforms: platforms.directory.map((each) => ({ ...each, installs: installs.has(each.name) })) };
   },
   connections: async () => ({ connections: await connectionsState(parts) }),
-  /** The activity chart: between ten minutes and a day of it, three hours unless asked. */
-  activity: (asked: number) => {
+  // Between ten minutes and a day of it, three hours unless asked.
+  activity: (asked) => {
     const minutes = Math.min(24 * 60, Math.max(10, asked || 180));
     const series = parts.activity.series(minutes);
     // Each series named in words (the chart's legend); the codes stay the keys.

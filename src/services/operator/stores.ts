@@ -35,7 +35,21 @@ export interface ConnectAsked {
 
 type StoresParts = Pick<OperatorParts, 'engine' | 'platforms' | 'demoShops'>;
 
-export const operatorStores = (parts: StoresParts) => ({
+/** A connect begun: where the browser goes to approve it, and until when the link works. */
+export interface ConnectBegun {
+  authorizeUrl: string;
+  shop: string;
+  storeUrl: string;
+  expiresAt: string;
+}
+
+export interface OperatorStores {
+  stores(): Promise<{ stores: StoreView[]; connect: ConnectView[] }>;
+  /** `asked` reads the request once the platform is known to connect stores: an unknown one is answered first. */
+  connectStore(platform: string, asked: () => ConnectAsked): Promise<ConnectBegun>;
+}
+
+export const operatorStores = (parts: StoresParts): OperatorStores => ({
   stores: async () => {
     const connect: ConnectView[] = parts.platforms.modules.flatMap(({ module, parts: built }) => {
       if (!built.connect) return [];
@@ -44,7 +58,6 @@ export const operatorStores = (parts: StoresParts) => ({
     });
     return { stores: await storeViews(parts), connect };
   },
-  /** `asked` reads the request once the platform is known to connect stores: an unknown one is answered first. */
   connectStore: async (platform: string, asked: () => ConnectAsked) => {
     const connect = parts.platforms.modules.find(
       ({ module, parts: built }) => module.name === platform && built.connect,
