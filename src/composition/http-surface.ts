@@ -68,7 +68,7 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
 export async function httpSurface(
   parts: HttpSurfaceParts,
 ): Promise<{ handler: RequestListener; background: BackgroundWork[] }> {
-  const { config, store, platforms, reconciler, logger, adminToken, engine, accounts, resyncJobs, metrics } = parts;
+  const { config, store, platforms, logger, adminToken, engine, accounts, resyncJobs, metrics } = parts;
   const sandbox = parts.sandbox?.app;
   // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account; the operator may
   // make an account there too.
@@ -135,7 +135,6 @@ export async function httpSurface(
       }),
     engine,
     platforms,
-    reconciler,
     resyncJobs,
     client: parts.client,
     health: parts.health,

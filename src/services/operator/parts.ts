@@ -10,7 +10,6 @@ import type { Engine } from '../../core/engine.ts';
 import type { OrderRecord } from '../../core/order-record.ts';
 import type { OrderSummary } from '../../core/order-summary.ts';
 import type { Platforms } from '../../core/platforms.ts';
-import type { Reconciler } from '../../core/reconciler.ts';
 import type { ResyncJobs } from '../../core/resync-jobs.ts';
 import type { DeadLetter } from '../../core/store/ledger-store.ts';
 import type { LoyaltyClient } from '../../loyalty/client.ts';
@@ -53,7 +52,6 @@ export interface OperatorParts {
   defaultAccount: () => AccountView;
   engine: Engine;
   platforms: Platforms;
-  reconciler: Reconciler;
   resyncJobs: ResyncJobs;
   client: LoyaltyClient;
   health: UpstreamHealth;
