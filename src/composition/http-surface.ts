@@ -14,6 +14,7 @@ import { CustomerPace } from '../core/storefront/customer-pace.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import { adminApi } from '../http/admin-api.ts';
 import { adminStores } from '../http/admin-stores.ts';
+import { operatorWords } from '../http/admin-words.ts';
 import { createHttpHandler } from '../http/app.ts';
 import { dashboard } from '../http/dashboard.ts';
 import { merchantAssets } from '../http/merchant-page.ts';
@@ -27,6 +28,7 @@ import type { Metrics } from '../metrics.ts';
 import { shownUrl } from '../net/refusal.ts';
 import type { Sandbox } from '../sandbox/app.ts';
 import type { SandboxCredentials } from '../sandbox/credentials.ts';
+import { operatorService } from '../services/operator.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { DEMO_PAGE_PREFIX } from './demo-page.ts';
 import type { FirstRun } from './first-run.ts';
@@ -67,7 +69,7 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
 export async function httpSurface(
   parts: HttpSurfaceParts,
 ): Promise<{ handler: RequestListener; background: BackgroundWork[] }> {
-  const { config, store, platforms, reconciler, logger, adminToken, engine, accounts, resyncJobs, metrics } = parts;
+  const { config, store, platforms, logger, adminToken, engine, accounts, resyncJobs, metrics } = parts;
   const sandbox = parts.sandbox?.app;
   // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account; the operator may
   // make an account there too.
@@ -125,12 +127,12 @@ export async function httpSurface(
       }),
   );
   const demoPage = parts.demo?.page(shopRoutes);
-  const operator = adminApi({
-    token: adminToken,
+  // The operator's actions, served by the admin API and its stores' routes.
+  const operatorActions = operatorService({
     sandbox: Boolean(sandbox),
-    bridgeSandbox,
+    bridgeSandbox: bridgeSandbox ?? null,
     demo: () => parts.demo?.running ?? false,
-    tokenLabel: config.ADMIN_TOKEN_LABEL,
+    demoShops: () => parts.demo?.shops ?? [],
     accounts,
     // The environment's account, its key as its last four characters; its address is known once the server listens.
     defaultAccount: () =>
@@ -142,11 +144,17 @@ export async function httpSurface(
       }),
     engine,
     platforms,
-    reconciler,
     resyncJobs,
     client: parts.client,
     health: parts.health,
     activity: parts.activity,
+    logger,
+    words: operatorWords({ engine, platforms, accounts }),
+  });
+  const operator = adminApi({
+    token: adminToken,
+    tokenLabel: config.ADMIN_TOKEN_LABEL,
+    operator: operatorActions,
     logger,
   });
   const doors = [...registered.map(({ door }) => door), demoPage?.door].filter((door) => door !== undefined);
@@ -180,7 +188,7 @@ export async function httpSurface(
     admin,
     dashboard: dashboard(),
     merchantAssets: merchantAssets(),
-    adminStores: adminStores({ token: adminToken, store, platforms, logger, demoShops: () => parts.demo?.shops ?? [] }),
+    adminStores: adminStores({ token: adminToken, operator: operatorActions, logger }),
     platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
     ...(demoPage ? { demoPage: { prefix: DEMO_PAGE_PREFIX, routes: demoPage.routes, origin: demoPage.origin } } : {}),
     ...(sandbox ? { sandbox: sandbox.app } : {}),

@@ -2,11 +2,12 @@
 // adjustments, privacy requests, platforms' installs, accounts and shops (admin-accounts.ts). Every route sits
 // behind the admin token; input is validated with zod, and a 400 names the field. No answer carries a secret
 // or an access token; customers' contact details appear only in the order views and exports asked for.
-// The routes live in admin-*.ts, one file per subject; this file mounts them, in the order Express matches them.
+// The routes live in admin-*.ts, one file per subject, each reading the request, calling one method of the
+// operator's service (services/operator.ts) and answering; this file mounts them, in the order Express matches them.
 import express from 'express';
 import { adminAccounts } from './admin-accounts.ts';
 import { requireAdminToken } from './admin-auth.ts';
-import { accountLoadsNow, type AdminApiParts } from './admin-parts.ts';
+import type { AdminApiParts } from './admin-parts.ts';
 import { adminStatusRoutes } from './admin-status.ts';
 import { adminOrderRoutes } from './admin-orders.ts';
 import { adminDeadLetterRoutes } from './admin-dead-letters.ts';
@@ -29,17 +30,7 @@ export function adminApi(parts: AdminApiParts): express.Router {
   adminDeadLetterRoutes(router, parts);
   adminCustomerRoutes(router, parts);
   adminAdjustmentRoutes(router, parts);
-  router.use(
-    adminAccounts({
-      accounts: parts.accounts,
-      store: parts.engine.store,
-      platforms: parts.platforms,
-      tokenLabel: parts.tokenLabel,
-      defaultAccount: parts.defaultAccount,
-      loads: () => accountLoadsNow(parts),
-      bridgeSandbox: parts.bridgeSandbox,
-    }),
-  );
+  router.use(adminAccounts(parts));
   adminPlatformRoutes(router, parts);
   adminErrorHandlers(router, parts);
   return router;

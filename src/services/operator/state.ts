@@ -1,12 +1,12 @@
-// What the admin API reports of each platform's reading and receiving: reconciliation (what a resync reads and how
-// far it got) and connections (webhook deliveries and subscriptions), for /status and their own routes.
-import { reconciliationId } from '../core/reconciler.ts';
-import type { ReconciliationState } from '../core/store/ledger-store.ts';
-import { RECONCILIATION_KIND } from '../core/store/roles/core-kinds.ts';
-import { HEALTH_KIND } from '../core/order-source.ts';
-import type { AdminApiParts } from './admin-parts.ts';
+// What the operator is told of each platform's reading and receiving: reconciliation (what a resync reads and how
+// far it got) and connections (webhook deliveries and subscriptions), for the status and their own routes.
+import { reconciliationId } from '../../core/reconciler.ts';
+import type { ReconciliationState } from '../../core/store/ledger-store.ts';
+import { RECONCILIATION_KIND } from '../../core/store/roles/core-kinds.ts';
+import { HEALTH_KIND } from '../../core/order-source.ts';
+import type { OperatorParts } from './parts.ts';
 
-export async function reconciledState({ engine: { store }, resyncJobs }: AdminApiParts) {
+export async function reconciledState({ engine: { store }, resyncJobs }: OperatorParts) {
   const states = await store.listRecords(RECONCILIATION_KIND);
   const result: Record<string, ReconciliationState & { platform: string; shop: string | null }> = {};
   // What a resync reads (a first run's demo shops among them), not only the platforms' own: the dashboard
@@ -27,7 +27,7 @@ export async function reconciledState({ engine: { store }, resyncJobs }: AdminAp
 }
 
 /** Per platform: deliveries in the last hour, the last one, signature failures, and what the platform says of our subscriptions. */
-export async function connectionsState({ engine: { store }, platforms, resyncJobs, activity }: AdminApiParts) {
+export async function connectionsState({ engine: { store }, platforms, resyncJobs, activity }: OperatorParts) {
   const reports = (await store.listRecords(HEALTH_KIND)).map(({ value }) => value);
   const notesOf = async (name: string) => {
     const built = platforms.modules.find(({ module }) => module.name === name);
