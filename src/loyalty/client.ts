@@ -5,20 +5,23 @@
 import pRetry from 'p-retry';
 import { outboundGot, type OutboundPolicy } from '../net/outbound.ts';
 import { LoyaltyError } from './errors.ts';
-import { CONVERSION_STATUS, HEADER, PATH, referrerField } from './protocol.ts';
+import {
+  CONVERSION_STATUS,
+  HEADER,
+  PATH,
+  referrerField,
+  type ConfirmConversionInput,
+  type ConversionInput,
+  type CustomerRef,
+  type EarnInput,
+  type RedeemInput,
+  type TransactionsInput,
+  type UpdatePointsInput,
+} from './protocol.ts';
 import type { Place } from './places.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { sendAttempt, type AttemptReport, type Sender } from './attempt.ts';
-import type {
-  ConfirmConversionInput,
-  ConversionInput,
-  CustomerRef,
-  EarnInput,
-  RedeemInput,
-  TransactionsInput,
-  UpdatePointsInput,
-} from './call-inputs.ts';
 
 // What moved out of this file stays importable from it.
 export { parseRetryAfter, type AttemptReport } from './attempt.ts';
@@ -32,7 +35,7 @@ export type {
   Referrer,
   TransactionsInput,
   UpdatePointsInput,
-} from './call-inputs.ts';
+} from './protocol.ts';
 
 export interface LoyaltyClientOptions {
   /** A function when the address is known only later (the sandbox on a port the OS picks). */

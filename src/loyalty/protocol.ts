@@ -1,6 +1,7 @@
 // The loyalty service's wire protocol: paths, headers and the messages it
 // answers with. The client and the sandbox both read them from here, so the
-// two cannot drift apart.
+// two cannot drift apart. Below them, what each of the client's calls takes:
+// a new call's path, enums and input are on this one page.
 
 export const HEADER = {
   apiKey: 'x-api-key',
@@ -61,3 +62,51 @@ export type PointStatusChange = (typeof POINT_STATUSES)[number];
 
 /** The service's timestamp format, yyyy-MM-ddTHH:mm:ss, always UTC. */
 export const formatServiceTimestamp = (date: Date): string => date.toISOString().slice(0, 19);
+
+// The inputs of the client's calls: who the points belong to and what each call sends.
+
+/** Who the points belong to. The service needs an e-mail or a mobile number for most operations. */
+export type CustomerRef = { email: string; mobile?: string } | { email?: string; mobile: string };
+
+export interface EarnInput {
+  activityId: string;
+  name: string;
+  email: string;
+  mobile: string;
+  description?: string;
+  /** Exact decimal digits; never a JS number, ids exceed 2^53. */
+  orderId?: string;
+}
+
+export type RedeemInput = CustomerRef & { points: number };
+export type TransactionsInput = CustomerRef & { type: TransactionType };
+export interface UpdatePointsInput {
+  status: PointStatusChange;
+  orderId: string;
+}
+export interface Referrer {
+  kind: ReferrerKind;
+  value: string;
+}
+
+export interface ConversionInput {
+  orderId: string;
+  campaignId: number;
+  event: ConversionEvent;
+  /** Sent as the one referrer_<kind> field the service takes. */
+  referrer: Referrer;
+  refereeName?: string | undefined;
+  refereeEmail?: string | undefined;
+  refereeMobile?: string | undefined;
+  /** Exact decimal text in the shop's currency; sent as text, never through a float. */
+  purchaseAmount?: string | undefined;
+  customValue?: string | undefined;
+}
+
+export interface ConfirmConversionInput {
+  orderId: string;
+  campaignId: number;
+  event: ConversionEvent;
+  decision: ConversionDecision;
+  remark?: string | undefined;
+}

@@ -10,7 +10,7 @@ import { SandboxAccounts, type AccountInput, type SandboxAccount } from './accou
 import { controlRoutes, type SendFailure } from './control-routes.ts';
 import type { SandboxCredentials } from './credentials.ts';
 import { FaultInjector, type FaultSettingsInput } from './faults.ts';
-import * as operations from './operations.ts';
+import { operationFor } from './operations.ts';
 import { replyBody } from './reply.ts';
 import type { SandboxState, SandboxStore } from './store.ts';
 
@@ -60,21 +60,6 @@ export interface Sandbox {
   /** Takes an account away (never the first), by its brand id. */
   removeAccount(brandId: string): boolean;
 }
-
-type Operation = (
-  context: operations.OperationContext,
-  params: Record<string, unknown>,
-  activityId: string,
-) => operations.OperationOutcome;
-
-const ROUTES: Record<string, Operation> = {
-  '/loyalty/v1/redeem': (context, params) => operations.redeem(context, params),
-  '/loyalty/v1/transaction': (context, params) => operations.transaction(context, params),
-  '/loyalty/v1/updatePoints': (context, params) => operations.updatePoints(context, params),
-  '/api/v1/conversion/add': (context, params) => operations.addConversion(context, params),
-  '/api/v1/conversion/confirm': (context, params) => operations.confirmConversion(context, params),
-};
-const EARN_PATH = /^\/loyalty\/v1\/earn\/([^/]+)\/?$/;
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   const accounts = new SandboxAccounts({
@@ -159,14 +144,6 @@ function injectedFailureSender(sendFailure: SendFailure) {
           : SERVICE_MESSAGE.invalidSource);
     sendFailure(res, fault.status, message, 'injected fault');
   };
-}
-
-/** The operation a call's path names (an earn names its activity in the path); undefined for none. */
-function operationFor(path: string): Operation | undefined {
-  const earnMatch = EARN_PATH.exec(path);
-  return earnMatch
-    ? (ctx, params) => operations.earn(ctx, decodeURIComponent(earnMatch[1] ?? ''), params)
-    : ROUTES[path.replace(/\/$/, '')];
 }
 
 /** One call of the service, from an authenticated account with its body read: rate limit, faults, then the operation. */

@@ -1,6 +1,6 @@
-// The operations of the loyalty API over the sandbox's store. Each takes
-// the merged parameters and returns what the reply should say; none knows
-// about HTTP beyond the status of a refusal.
+// The operations of the loyalty API over the sandbox's store, and the path
+// each answers at. Each takes the merged parameters and returns what the
+// reply should say; none knows about HTTP beyond the status of a refusal.
 import { formatServiceTimestamp, REFERRER_FIELDS, SERVICE_MESSAGE, type TransactionType } from '../loyalty/protocol.ts';
 import {
   CONFIRM_REQUIRED,
@@ -132,6 +132,27 @@ export function confirmConversion({ store }: OperationContext, input: Params): O
     { changed: result.changed, conversion: conversionView(result.conversion) },
     decision === 'approve' ? SERVICE_MESSAGE.conversionApproved : SERVICE_MESSAGE.conversionRejected,
   );
+}
+
+/** A twin as the path table calls it: an earn takes the activity its path names, the others nothing more. */
+export type Operation = (context: OperationContext, params: Params, activityId: string) => OperationOutcome;
+
+// The path each twin answers at: a new call's twin adds its line here.
+const ROUTES: Record<string, Operation> = {
+  '/loyalty/v1/redeem': (context, params) => redeem(context, params),
+  '/loyalty/v1/transaction': (context, params) => transaction(context, params),
+  '/loyalty/v1/updatePoints': (context, params) => updatePoints(context, params),
+  '/api/v1/conversion/add': (context, params) => addConversion(context, params),
+  '/api/v1/conversion/confirm': (context, params) => confirmConversion(context, params),
+};
+const EARN_PATH = /^\/loyalty\/v1\/earn\/([^/]+)\/?$/;
+
+/** The operation a call's path names (an earn names its activity in the path); undefined for none. */
+export function operationFor(path: string): Operation | undefined {
+  const earnMatch = EARN_PATH.exec(path);
+  return earnMatch
+    ? (ctx, params) => earn(ctx, decodeURIComponent(earnMatch[1] ?? ''), params)
+    : ROUTES[path.replace(/\/$/, '')];
 }
 
 function history(store: SandboxStore, customer: Customer, type: TransactionType): Record<string, unknown> {

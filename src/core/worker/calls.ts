@@ -29,6 +29,23 @@ export interface LoyaltyOperations {
   confirmConversion(input: ConfirmConversionInput, options?: CallOptions): Promise<LoyaltyResult>;
 }
 
+/**
+ * Whether each kind of call carries the order's lp_orderid, which is then registered to the order before it
+ * leaves (lp-order-ids.ts). A record, not a list, so that a new kind of call does not compile until it says.
+ */
+export const CARRIES_LP_ORDER_ID: Readonly<Record<Action['kind'], boolean>> = {
+  earn: true,
+  approve: true,
+  cancel: true,
+  // A redeem is sent for the customer, not the order.
+  redeem: false,
+  conversion: true,
+  approveConversion: true,
+  rejectConversion: true,
+};
+
+export const carriesLpOrderId = (kind: Action['kind']): boolean => CARRIES_LP_ORDER_ID[kind];
+
 export interface CallContext {
   policy: Policy;
   /** LOYALTY_EARN_ACTIVITY_ID: the activity without spend bands, and of orders earned before an activity was kept. */

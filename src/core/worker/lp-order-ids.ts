@@ -45,18 +45,6 @@ export function lpOrderIdClaim(lpOrderId: string, account: string): string {
   return account === DEFAULT_ACCOUNT ? lpOrderId : `${lpOrderId}@${account}`;
 }
 
-export const LP_ORDER_ID_OPERATIONS = [
-  'earn',
-  'approve',
-  'cancel',
-  'conversion',
-  'approveConversion',
-  'rejectConversion',
-] as const;
-
-/** Whether a call of this kind carries the order's lp_orderid (and so needs it registered to the order first). */
-export const carriesLpOrderId = (kind: string): boolean => (LP_ORDER_ID_OPERATIONS as readonly string[]).includes(kind);
-
 export function collisionReason(lpOrderId: string, orderKey: string, owner: string): string {
   return (
     `lp_orderid ${lpOrderId} of order ${orderKey} is already used by order ${owner} from another store on this loyalty account; ` +

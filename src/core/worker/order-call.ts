@@ -10,19 +10,16 @@ import type { OrderRecord, RedeemCode } from '../order-record.ts';
 import { redemptionOf, setRedemption } from '../redeems.ts';
 import type { Place } from '../../loyalty/places.ts';
 import { BudgetSpentError } from '../../loyalty/rate-limiter.ts';
-import { makeCall, noteIntent, recordSuccess } from './calls.ts';
+import { CARRIES_LP_ORDER_ID, carriesLpOrderId, makeCall, noteIntent, recordSuccess } from './calls.ts';
 import { decideFailure, undoIntent } from './failures.ts';
-import {
-  collisionReason,
-  carriesLpOrderId,
-  LP_ORDER_ID_OPERATIONS,
-  lpOrderIdClaim,
-  lpOrderIdFor,
-} from './lp-order-ids.ts';
+import { collisionReason, lpOrderIdClaim, lpOrderIdFor } from './lp-order-ids.ts';
 import type { OrderSaves, Step } from './order-saves.ts';
 import { pauseOf, type WorkerHooks, type WorkerSettings } from './worker-options.ts';
 
 type CodeCustomer = { email: string } | { mobile: string };
+
+/** The calls a collision of the order's lp_orderid holds: every one that carries it. */
+const LP_ORDER_ID_CALLS = (Object.keys(CARRIES_LP_ORDER_ID) as Action['kind'][]).filter(carriesLpOrderId);
 
 /** A call about to leave, with what the steps before it found. */
 interface Sending {
@@ -252,7 +249,7 @@ export class OrderCall {
         action,
         collisionReason(lpOrderId, record.key, owner),
         undefined,
-        LP_ORDER_ID_OPERATIONS,
+        LP_ORDER_ID_CALLS,
         lease,
       );
     }
