@@ -113,8 +113,15 @@ async function verify<Delivery>(
   if (!matches.includes(true)) return { ok: false, status: 401, reason: 'the signature does not match' };
   const body = jsonObject(raw.body);
   if (!body.ok) return { ok: false, status: 400, reason: body.reason };
-  const delivery = spec.read(body.value, headers);
-  const refused = refusal(spec.describe(delivery));
+  let delivery: Delivery;
+  let refused: string | undefined;
+  try {
+    delivery = spec.read(body.value, headers);
+    refused = refusal(spec.describe(delivery));
+  } catch {
+    // A body its platform's reading cannot take: refused for good (400), not answered 503 to come back forever.
+    return { ok: false, status: 400, reason: 'the body is not a delivery of this platform' };
+  }
   return refused ? { ok: false, status: 400, reason: refused } : { ok: true, delivery };
 }
 
