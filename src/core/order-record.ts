@@ -185,6 +185,20 @@ export const PROGRESS_FIELDS = ['target', 'upstream', 'work', 'calls'] as const 
   keyof OrderRecord
 >;
 
+/**
+ * What a shop's own page reads of a record as it is stored (src/services/merchant/views.ts copies these, an absent
+ * one as null). Never listed, views reshape them by hand: the snapshot (the customer's contact, shown in part),
+ * work and calls (their text may name another store) and upstream (which account is the operator's to read).
+ */
+export const SHOP_ORDER_FIELDS = [
+  'key',
+  'orderId',
+  'facts',
+  'firstSeenAt',
+  'updatedAt',
+  'erasedAt',
+] as const satisfies ReadonlyArray<Exclude<keyof OrderRecord, 'snapshot' | 'upstream' | 'work' | 'calls'>>;
+
 /** What PostgreSQL keeps in columns of their own beside the two parts; lowdb keeps the record whole. */
 export const COLUMN_FIELDS = [
   'key',

@@ -1,7 +1,10 @@
 // Home: what needs the merchant's attention, and the account the shop earns on at a glance.
 import { $, call, element } from './page.js';
 
-export async function loadHome() {
+/** Draws the view: merchant.js calls every view module's load. */
+export const load = loadHome;
+
+async function loadHome() {
   const [{ body: attention }, { body: reach }] = await Promise.all([call('/attention'), call('/account')]);
   const list = $('#attention');
   list.replaceChildren(

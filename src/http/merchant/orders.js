@@ -5,6 +5,8 @@ import { followResync, showResync } from './resync.js';
 import { closeOrder, openOrder } from './order-detail.js';
 import { money } from './figures.js';
 import { dayText as dayOf } from './dates.js';
+// Its forms of points given, taken back and looked up by hand.
+import './by-hand.js';
 
 /** A day as the reader's locale writes it ("27 Nov 2026", "Nov 27, 2026"). */
 export const dayText = (at) => dayOf(at, '—');
@@ -58,7 +60,10 @@ function letterBanner(letter) {
   return banner;
 }
 
-export async function loadOrders() {
+/** Draws the view: merchant.js calls every view module's load. */
+export const load = loadOrders;
+
+async function loadOrders() {
   closeOrder();
   const [{ body: orders }, { body: letters }, { body: resyncs }] = await Promise.all([
     call('/orders?limit=20&page=1'),

@@ -2,7 +2,10 @@
 import { $, call, element, toast } from './page.js';
 import { dayText } from './dates.js';
 
-export async function loadDataRequests() {
+/** Draws the view: merchant.js calls every view module's load. */
+export const load = loadDataRequests;
+
+async function loadDataRequests() {
   const { body } = await call('/privacy/data-requests');
   const requests = body.dataRequests ?? [];
   $('#no-data-requests').hidden = requests.length > 0;

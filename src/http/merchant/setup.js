@@ -3,6 +3,8 @@ import { $, call, formProblems, toast } from './page.js';
 import { checkText } from './home.js';
 import { loadStorefront } from './storefront.js';
 import { ruleRows } from './rule-rows.js';
+// Its Try it section's buttons.
+import './try-it.js';
 
 /**
  * The rules the setup form shows, by the configuration's names (the API's; never shown to the merchant): each field
@@ -31,7 +33,10 @@ const RULES = {
   }),
 };
 
-export async function loadSetup() {
+/** Draws the view: merchant.js calls every view module's load. */
+export const load = loadSetup;
+
+async function loadSetup() {
   const form = $('#account-form');
   // Hidden while it loads: a value typed now would be overwritten by what is saved.
   form.hidden = true;

@@ -1,20 +1,30 @@
-// What a shop's session is shown of the ledger: views built field by field
-// from the records, never the records themselves. A field added to a record
-// later stays out until someone decides a merchant may read it, and any text
-// that may name another store (an lp_orderid collision) is told as "an order".
+// What a shop's session is shown of the ledger: views built from the records,
+// never the records themselves. A field added to a record later stays out
+// until someone decides a merchant may read it: lists it in SHOP_ORDER_FIELDS
+// (order-record.ts), shown as stored, or writes it here. Any text that may
+// name another store (an lp_orderid collision) is told as "an order".
 import type { ShopRef } from '../../accounts/account-records.ts';
-import type { Fact } from '../../core/order-event.ts';
-import type { CallRecord, ConversionStatus, OrderRecord } from '../../core/order-record.ts';
+import {
+  SHOP_ORDER_FIELDS,
+  type CallRecord,
+  type ConversionStatus,
+  type OrderRecord,
+} from '../../core/order-record.ts';
 import type { DeadLetter } from '../../core/store/ledger-store.ts';
 import { letterCallWords } from '../../core/order-words.ts';
 import { redemptionSummary } from '../../core/redeems.ts';
 import { reasonForShop } from './shop-words.ts';
 
-export interface ShopOrderView {
-  key: string;
-  orderId: string;
+type ShopOrderField = (typeof SHOP_ORDER_FIELDS)[number];
+/** The record's fields a shop reads as they are stored; one the record may lack, as null. */
+type StoredAsShown = {
+  [K in ShopOrderField]-?: undefined extends OrderRecord[K]
+    ? Exclude<OrderRecord[K], undefined> | null
+    : OrderRecord[K];
+};
+
+export interface ShopOrderView extends StoredAsShown {
   orderName: string;
-  facts: Fact[];
   customer: { name: string | null; email: string | null; mobile: string | null };
   total: { amount: string; currency: string };
   test: boolean;
@@ -43,20 +53,16 @@ export interface ShopOrderView {
   calls: Array<
     Pick<CallRecord, 'operation' | 'at' | 'attempts' | 'outcome' | 'message'> & { httpStatus: number | null }
   >;
-  firstSeenAt: string;
-  updatedAt: string;
-  erasedAt: string | null;
 }
 
 /** One order as its own shop's page reads it. */
 export function shopOrderView(record: OrderRecord, shop: ShopRef): ShopOrderView {
   const { snapshot, upstream, work } = record;
   const words = (text: string | null | undefined) => (text ? reasonForShop(text, shop) : null);
+  const stored = Object.fromEntries(SHOP_ORDER_FIELDS.map((field) => [field, record[field] ?? null])) as StoredAsShown;
   return {
-    key: record.key,
-    orderId: record.orderId,
+    ...stored,
     orderName: snapshot.orderName,
-    facts: [...record.facts],
     customer: { name: snapshot.customer.name, email: snapshot.customer.email, mobile: snapshot.customer.mobile },
     total: { amount: snapshot.total.amount, currency: snapshot.total.currency },
     test: snapshot.test,
@@ -99,9 +105,6 @@ export function shopOrderView(record: OrderRecord, shop: ShopRef): ShopOrderView
       httpStatus: call.httpStatus ?? null,
       message: words(call.message) ?? '',
     })),
-    firstSeenAt: record.firstSeenAt,
-    updatedAt: record.updatedAt,
-    erasedAt: record.erasedAt ?? null,
   };
 }
 
