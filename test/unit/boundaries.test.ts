@@ -112,6 +112,16 @@ describe('the layering rules', () => {
       'core-imports-no-outer-layer',
     ],
     [
+      "a service imports http (the merchant's service read http/admin-parts.ts)",
+      { 'src/services/merchant.ts': ['src/http/admin-parts.ts'], 'src/http/admin-parts.ts': [] },
+      'services-import-no-outer-layer',
+    ],
+    [
+      'the core imports a service (storefront reservations read services/storefront.ts)',
+      { 'src/core/storefront/reservations.ts': ['src/services/storefront.ts'], 'src/services/storefront.ts': [] },
+      'core-and-accounts-import-no-service',
+    ],
+    [
       'the composition root imports a command',
       { 'src/composition/main.ts': ['src/cli/common.ts'], 'src/cli/common.ts': [] },
       'composition-imports-no-cli',
