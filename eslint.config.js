@@ -132,7 +132,6 @@ export default tseslint.config(
       'src/composition/http-surface.ts', // httpSurface
       'src/composition/main.ts', // startBridge
       'src/composition/storefront-reader.ts', // storefrontReader
-      'src/http/platform-routes.ts', // moduleSurface
       'src/http/shop-attention.ts', // shopAttention
       'src/http/shop-storefront-api.ts', // shopStorefrontApi
       'src/http/storefront-routes.ts', // answerAsker
