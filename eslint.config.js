@@ -130,7 +130,6 @@ export default tseslint.config(
     files: [
       'src/composition/http-surface.ts', // httpSurface
       'src/composition/storefront-reader.ts', // storefrontReader
-      'src/http/platform-routes.ts', // moduleSurface
       'src/http/shop-storefront-api.ts', // shopStorefrontApi
       'src/http/storefront-routes.ts', // answerAsker
     ],

@@ -4,7 +4,8 @@
 // (callback-payloads.ts), so the load payload a browser holds for a day cannot uninstall, and loads again only
 // for a few minutes, and only in the frame that first used it.
 import { stringifySetCookie } from 'cookie';
-import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
+import { merchantPageAnswer, routeQuery, withHeaders } from '../../src/core/platform-answers.ts';
+import type { PlatformRoute } from '../../src/core/platform-module.ts';
 import { keptSecret, newSecret, secretHash } from '../shared/browser-secret.ts';
 import { page, type BigCommerceAppParts } from './flow-parts.ts';
 import {
@@ -52,12 +53,12 @@ export function appRoutes(parts: BigCommerceAppParts, uninstalls: UninstallCheck
 /** The payload checked, and kept to this callback (and to `browser`, at its first use). Nothing of the token is logged or answered. */
 async function verify(
   { parts, payloads }: Callbacks,
-  { query }: PlatformRequest,
+  request: Request,
   callback: BigCommerceCallback,
   browser?: string,
 ): Promise<Verified> {
   const { logger } = parts;
-  const verified = await verifySignedPayload(query.signed_payload_jwt, {
+  const verified = await verifySignedPayload(routeQuery(request).signed_payload_jwt, {
     clientId: parts.clientId,
     clientSecret: parts.clientSecret,
   });
@@ -90,12 +91,12 @@ async function verify(
   return { ...verified, use };
 }
 
-async function load(callbacks: Callbacks, request: PlatformRequest): Promise<PlatformAnswer> {
+async function load(callbacks: Callbacks, request: Request): Promise<Response> {
   const { logger, removedUsers, stores, allowed } = callbacks.parts;
   // BigCommerce opens the app in its control panel's frame, and nowhere else: a Load URL opened at the top level
   // was handed over (copied from a frame, from history). Refused before its payload is used, which stays good for
   // the frame it was made for. A browser says what it is loading for; one that does not say is let through.
-  const loadingFor = request.headers['sec-fetch-dest'];
+  const loadingFor = request.headers.get('sec-fetch-dest') ?? undefined;
   if (loadingFor !== undefined && loadingFor !== 'iframe' && loadingFor !== 'frame') {
     logger.warn({ platform: 'bigcommerce', loadingFor }, 'a BigCommerce Load URL was opened outside a frame');
     return page(
@@ -142,20 +143,16 @@ async function load(callbacks: Callbacks, request: PlatformRequest): Promise<Pla
   // where a browser keeps none, a reload asks the merchant to open the app again.
   const { use } = verified;
   const sameFrame = !use.again || (kept !== undefined && use.browser === secretHash(kept));
-  return {
-    ...(use.again ? {} : { setCookies: [frameCookie(secret)] }),
-    merchantPage: sameFrame ? { shop: storeHash, ...(user === undefined ? {} : { user }) } : 'no-session',
-  };
+  const opened = merchantPageAnswer(
+    sameFrame ? { shop: storeHash, user: user ?? null, mayConnectPlugin: null } : 'no-session',
+  );
+  return use.again ? opened : withHeaders(opened, {}, [frameCookie(secret)]);
 }
 
-async function uninstall(
-  callbacks: Callbacks,
-  uninstalls: UninstallChecks,
-  request: PlatformRequest,
-): Promise<PlatformAnswer> {
+async function uninstall(callbacks: Callbacks, uninstalls: UninstallChecks, request: Request): Promise<Response> {
   const { logger } = callbacks.parts;
   const verified = await verify(callbacks, request, 'uninstall');
-  if (!verified.ok) return { status: 401, json: { error: verified.reason } };
+  if (!verified.ok) return Response.json({ error: verified.reason }, { status: 401 });
   const { storeHash, jti } = verified.claims;
   // A replay (or BigCommerce calling twice) must not move the uninstall's time, nor spend the store's API budget on another check.
   if (verified.use.again && verified.use.handled) {
@@ -163,10 +160,10 @@ async function uninstall(
       { platform: 'bigcommerce', shop: storeHash },
       'a BigCommerce uninstall payload acted on before came again: answered, not acted on',
     );
-    return {
-      status: 200,
-      json: { result: 'already_handled', reason: 'this uninstall was acted on when its payload first came' },
-    };
+    return Response.json(
+      { result: 'already_handled', reason: 'this uninstall was acted on when its payload first came' },
+      { status: 200 },
+    );
   }
   const outcome = await uninstalls.confirm(storeHash);
   await callbacks.payloads.handled(jti);
@@ -175,40 +172,41 @@ async function uninstall(
       { platform: 'bigcommerce', shop: storeHash, why: outcome.why },
       'BigCommerce app uninstalled; the store’s token is forgotten',
     );
-    return { status: 200, json: { result: 'uninstalled' } };
+    return Response.json({ result: 'uninstalled' }, { status: 200 });
   }
   if (outcome.kind === 'app_forgotten') {
     logger.info(
       { platform: 'bigcommerce', shop: storeHash, why: outcome.why },
       'BigCommerce app uninstalled from the store configured by hand: the app’s token is forgotten, and the store is served through BIGCOMMERCE_ACCESS_TOKEN still',
     );
-    return { status: 200, json: { result: 'uninstalled' } };
+    return Response.json({ result: 'uninstalled' }, { status: 200 });
   }
   if (outcome.kind === 'superseded') {
     logger.info(
       { platform: 'bigcommerce', shop: storeHash },
       'a BigCommerce uninstall callback found the app installed again meanwhile: the new install stays',
     );
-    return { status: 200, json: { result: 'superseded', reason: 'the app was installed again meanwhile' } };
+    return Response.json({ result: 'superseded', reason: 'the app was installed again meanwhile' }, { status: 200 });
   }
   // BigCommerce only needs an answer; the uninstall is confirmed (or not) later.
-  return {
-    status: 200,
-    json: {
-      result: 'pending',
-      reason: 'BigCommerce still accepts the store’s token; the uninstall is checked again later',
-    },
-  };
+  return Response.json(
+    { result: 'pending', reason: 'BigCommerce still accepts the store’s token; the uninstall is checked again later' },
+    { status: 200 },
+  );
 }
 
-async function removeUser(callbacks: Callbacks, request: PlatformRequest): Promise<PlatformAnswer> {
+async function removeUser(callbacks: Callbacks, request: Request): Promise<Response> {
   const { logger, removedUsers } = callbacks.parts;
   const verified = await verify(callbacks, request, 'remove_user');
-  if (!verified.ok) return { status: 401, json: { error: verified.reason } };
+  if (!verified.ok) return Response.json({ error: verified.reason }, { status: 401 });
   const { storeHash, userId } = verified.claims;
-  if (userId === null) return { status: 200, json: { result: 'ignored', reason: 'the payload names no user' } };
+  if (userId === null)
+    return Response.json({ result: 'ignored', reason: 'the payload names no user' }, { status: 200 });
   // The store's pages name the user who opened them: theirs open nothing from now on.
   await removedUsers.remove(storeHash, String(userId));
   logger.info({ platform: 'bigcommerce', shop: storeHash, user: userId }, 'a BigCommerce user’s access was removed');
-  return { status: 200, json: { result: 'removed', reason: 'the user’s sessions on this store’s pages end now' } };
+  return Response.json(
+    { result: 'removed', reason: 'the user’s sessions on this store’s pages end now' },
+    { status: 200 },
+  );
 }

@@ -7,7 +7,8 @@
 // operation are checked before anything is read, and such a payload opens nothing here (signed-payload.ts in turn
 // requires iss "bc", nbf and jti, which a current-customer token lacks).
 import { compactVerify, errors } from 'jose';
-import type { PlatformRequest, StorefrontAsker } from '../../src/core/platform-module.ts';
+import { routeQuery } from '../../src/core/platform-answers.ts';
+import type { StorefrontAsker } from '../../src/core/platform-module.ts';
 import { asRecord } from '../shared/json.ts';
 
 /** Why a token was refused, for the operator's log. Nothing of the token (nor the customer it names) is in them. */
@@ -146,7 +147,7 @@ export interface BigCommerceCustomerAskerOptions extends CurrentCustomerKeys {
  */
 export function bigCommerceCustomerAsker(
   options: BigCommerceCustomerAskerOptions,
-): (request: PlatformRequest) => Promise<StorefrontAsker> {
+): (request: Request) => Promise<StorefrontAsker> {
   const { served, onRefused } = options;
   const refuse = (reason: string): StorefrontAsker => {
     onRefused?.(reason);
@@ -154,8 +155,8 @@ export function bigCommerceCustomerAsker(
   };
   const notServed = (shop: string) => `${shop} is not a store this bridge serves`;
   return async (request) => {
-    const authorization = request.headers.authorization;
-    const store = request.query.store;
+    const authorization = request.headers.get('authorization') ?? undefined;
+    const store = routeQuery(request).store;
     if (authorization !== undefined) {
       // Both at once is not what the widget sends: which would decide who asks is not left to guess.
       if (store !== undefined) return refuse('the request carries both a current-customer token and a store');

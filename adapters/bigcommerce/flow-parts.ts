@@ -1,5 +1,5 @@
 // What the single-click app's callbacks (install.ts, app-routes.ts) are built from.
-import type { PlatformAnswer } from '../../src/core/platform-module.ts';
+import { plainPageAnswer } from '../../src/core/platform-answers.ts';
 import type { OperatorQueries, RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { AllowedStores } from './allowed-shops.ts';
@@ -22,7 +22,5 @@ export interface BigCommerceAppParts {
 }
 
 /** A page of words, framed by the control panel (the module's door) where it opens. */
-export const page = (status: number, title: string, ...paragraphs: string[]): PlatformAnswer => ({
-  status,
-  page: { title, paragraphs },
-});
+export const page = (status: number, title: string, ...paragraphs: string[]): Response =>
+  plainPageAnswer(status, { title, paragraphs, link: null, form: null }, { frameAncestors: null });

@@ -1,6 +1,7 @@
 // GET /bigcommerce/auth: an install from the control panel (or new scopes). A store the bridge does not serve
 // is refused before its code is used; the code is exchanged for the store's token, kept, and the store's hooks
 // and recent orders are seen to after the answer, a page of that store's state (installed-page.ts).
+import { routeQuery } from '../../src/core/platform-answers.ts';
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
 
 import { page, type BigCommerceAppParts } from './flow-parts.ts';
@@ -16,8 +17,8 @@ export function installRoute(parts: BigCommerceAppParts): PlatformRoute {
   return {
     method: 'GET',
     path: AUTH_PATH,
-    async handle({ query }) {
-      const { code = '', scope = '', context = '' } = query;
+    async handle(request) {
+      const { code = '', scope = '', context = '' } = routeQuery(request);
       const storeHash = storeHashOfContext(context);
       if (!code || !storeHash) return page(400, 'This install link is not complete', START_AGAIN);
       // Before the code is used: a store the bridge does not serve gets no token kept, and no hooks.

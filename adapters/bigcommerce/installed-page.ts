@@ -2,7 +2,7 @@
 // and its latest orders (number, state, points; no customer's contact details), as words on a plain page. No
 // session: the install's address proves nothing of the browser it is opened in (bigcommerce module, /auth).
 import type { SubscriptionHealth } from '../../src/core/order-source.ts';
-import type { PlatformAnswer } from '../../src/core/platform-module.ts';
+import { plainPageAnswer } from '../../src/core/platform-answers.ts';
 import { reconciliationId } from '../../src/core/reconciler.ts';
 import type { OperatorQueries, RecordRole } from '../../src/core/store/ledger-store.ts';
 import { counted } from '../../src/counted.ts';
@@ -24,7 +24,7 @@ export async function installedPage(
   store: Pick<OperatorQueries, 'listOrders'> & RecordRole,
   shop: string,
   { notice, dashboardUrl }: { notice: string; dashboardUrl: string },
-): Promise<PlatformAnswer> {
+): Promise<Response> {
   const id = reconciliationId(PLATFORM, shop);
   const [health, reconciliation, orders] = await Promise.all([
     store.getRecord(HEALTH_KIND, id),
@@ -36,9 +36,9 @@ export async function installedPage(
     (order) =>
       `${order.orderName || order.orderId}: ${order.reason ? `${order.state} (${order.reason})` : order.state}, points ${order.upstream}, updated ${order.updatedAt}.`,
   );
-  return {
-    status: 200,
-    page: {
+  return plainPageAnswer(
+    200,
+    {
       title: `loyalty-bridge · store ${shop}`,
       paragraphs: [
         notice,
@@ -48,6 +48,8 @@ export async function installedPage(
         ...latest,
       ],
       link: { href: dashboardUrl, text: 'Open the full dashboard (it asks for the bridge’s admin token)' },
+      form: null,
     },
-  };
+    { frameAncestors: null },
+  );
 }

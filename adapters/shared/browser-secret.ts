@@ -3,11 +3,10 @@
 // an address handed to another browser brings no cookie, so it opens nothing there.
 import { createHash, randomBytes } from 'node:crypto';
 import { parseCookie } from 'cookie';
-import type { PlatformRequest } from '../../src/core/platform-module.ts';
 
 /** The secret this browser keeps in the cookie `name`, if it has one of the bridge's making. */
-export function keptSecret(headers: PlatformRequest['headers'], name: string): string | undefined {
-  const kept = parseCookie(headers.cookie ?? '')[name];
+export function keptSecret(headers: Headers, name: string): string | undefined {
+  const kept = parseCookie(headers.get('cookie') ?? '')[name];
   return kept && /^[\w-]{43}$/.test(kept) ? kept : undefined;
 }
 

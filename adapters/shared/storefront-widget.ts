@@ -10,6 +10,7 @@
 // content holds (a post, a product's text) can name no setting of the widget's: its own tag is found past a named
 // element shadowing document.currentScript, and only the launchers it made itself are wired.
 import { readFileSync } from 'node:fs';
+import { scriptAnswer } from '../../src/core/platform-answers.ts';
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
 
 const THEME = new URL('../../extensions/loyalty-theme/', import.meta.url);
@@ -233,6 +234,6 @@ export function widgetRoute(options: SharedWidgetOptions): PlatformRoute {
   return {
     method: 'GET',
     path: '/storefront/widget.js',
-    handle: () => Promise.resolve({ status: 200, script: text, maxAgeSeconds: CACHE_SECONDS }),
+    handle: () => Promise.resolve(scriptAnswer(text, CACHE_SECONDS)),
   };
 }

@@ -4,7 +4,13 @@
 // shop's whatever its hmac's age (a reload after 90 s keeps the old one), and without one the bounce page
 // answers; not embedded, a fresh signed link opens the page once. The cases: docs/shopify.md.
 import { InvalidHostError } from '@shopify/shopify-api';
-import type { PlatformAnswer, PlatformRequest } from '../../src/core/platform-module.ts';
+import {
+  embeddedPageAnswer,
+  merchantPageAnswer,
+  plainPageAnswer,
+  redirectAnswer,
+  routeQuery,
+} from '../../src/core/platform-answers.ts';
 import { SecretsKeyMissingError } from '../../src/core/store/record-secrets.ts';
 import { ShopifyAccessError } from './access.ts';
 import { cameBackFromBounce, redirectToBounce } from './bounce.ts';
@@ -14,29 +20,26 @@ import { firstUseOfLink } from './link-once.ts';
 import { APP_BRIDGE_URL, POLARIS_URL, shopAdminFrame, shopifyHead } from './paths.ts';
 
 /** A page that says what to do; inside the admin, framed by the shop's admin. */
-const said = (status: number, title: string, text: string, framedBy?: string): PlatformAnswer => ({
-  status,
-  page: { title, paragraphs: [text] },
-  ...(framedBy ? { frameAncestors: shopAdminFrame(framedBy) } : {}),
-});
+const said = (status: number, title: string, text: string, framedBy?: string): Response =>
+  plainPageAnswer(
+    status,
+    { title, paragraphs: [text], link: null, form: null },
+    { frameAncestors: framedBy ? shopAdminFrame(framedBy) : null },
+  );
 
 /** What the App URL is handed: the flows' parts, the install it may begin, and its own address. */
 type AppUrlParts = ShopifyFlowParts & { install: ShopifyInstall; appUrl: string };
 
-export function shopifyAppUrl(parts: AppUrlParts): (request: PlatformRequest) => Promise<PlatformAnswer> {
+export function shopifyAppUrl(parts: AppUrlParts): (request: Request) => Promise<Response> {
   return (request) => openApp(parts, request);
 }
 
-const shopParam = ({ app }: AppUrlParts, { query }: PlatformRequest) =>
-  app.utils.sanitizeShop(query.shop ?? '') ?? undefined;
+const shopParam = ({ app }: AppUrlParts, request: Request) =>
+  app.utils.sanitizeShop(routeQuery(request).shop ?? '') ?? undefined;
 
 /** The bounce page, unless this request already came back from it: then a page that says what to do, framed by the shop's admin. */
-const bounceOrExplain = (
-  { appUrl }: AppUrlParts,
-  request: PlatformRequest,
-  shop: string | undefined,
-): PlatformAnswer =>
-  shop && !cameBackFromBounce(request.query)
+const bounceOrExplain = ({ appUrl }: AppUrlParts, request: Request, shop: string | undefined): Response =>
+  shop && !cameBackFromBounce(routeQuery(request))
     ? redirectToBounce(request, appUrl)
     : said(
         401,
@@ -45,9 +48,9 @@ const bounceOrExplain = (
         shop,
       );
 
-async function openApp(parts: AppUrlParts, request: PlatformRequest): Promise<PlatformAnswer> {
+async function openApp(parts: AppUrlParts, request: Request): Promise<Response> {
   const { app, signatures, embedded, logger } = parts;
-  const { query } = request;
+  const query = routeQuery(request);
   const idToken = query.id_token;
 
   if (embedded && idToken) return openWithSessionToken(parts, request, idToken);
@@ -68,7 +71,7 @@ async function openApp(parts: AppUrlParts, request: PlatformRequest): Promise<Pl
   if (embedded && !checked.embedded) {
     // Opened outside the admin (a bookmark, say): the app lives inside it.
     try {
-      return { redirect: app.auth.buildEmbeddedAppUrl(checked.host ?? '') };
+      return redirectAnswer(app.auth.buildEmbeddedAppUrl(checked.host ?? ''));
     } catch (error) {
       if (error instanceof InvalidHostError)
         return said(
@@ -87,11 +90,7 @@ async function openApp(parts: AppUrlParts, request: PlatformRequest): Promise<Pl
 }
 
 /** Inside the admin, with a session token. */
-async function openWithSessionToken(
-  parts: AppUrlParts,
-  request: PlatformRequest,
-  idToken: string,
-): Promise<PlatformAnswer> {
+async function openWithSessionToken(parts: AppUrlParts, request: Request, idToken: string): Promise<Response> {
   // The session token says whose request this is; the link's own hmac and timestamp may be long stale (a reload).
   const token = await parts.signatures.sessionToken(idToken);
   const shop = shopParam(parts, request);
@@ -106,10 +105,10 @@ async function openWithSessionToken(
 /** Shows the shop its page, once the request is known to be the shop's. */
 async function serve(
   parts: AppUrlParts,
-  request: PlatformRequest,
+  request: Request,
   shop: string,
   idToken: string | undefined,
-): Promise<PlatformAnswer> {
+): Promise<Response> {
   const { shopify, allowed, installed, embedded, apiKey, usedLinks, logger, install } = parts;
   const { access } = shopify;
   const framedBy = embedded ? shop : undefined;
@@ -121,7 +120,7 @@ async function serve(
   if (!embedded) {
     if (!(await access.hasWorkingAccess(shop))) return install.begin(request, shop);
     // The link signs in once: sent again (copied, logged, from history), it opens nothing (link-once.ts).
-    if (!(await firstUseOfLink(usedLinks, String(request.query.hmac))))
+    if (!(await firstUseOfLink(usedLinks, String(routeQuery(request).hmac))))
       return said(
         401,
         'This link has been used',
@@ -130,24 +129,24 @@ async function serve(
     // Shopify has just said who opened the app: the shop's own page, signed in as that shop in this answer (never
     // in an address, which could be handed to another browser), drawn by the bridge's stand-ins, as Polaris and
     // App Bridge live in the admin only.
-    return { merchantPage: { shop } };
+    return merchantPageAnswer({ shop, user: null, mayConnectPlugin: null });
   }
   if (idToken && !(await access.hasWorkingAccess(shop))) {
     const refused = await exchangeToken(parts, request, shop, idToken, framedBy);
     if (refused) return refused;
     await installed(shop, 'token_exchange');
   }
-  return { embeddedPage: { ...shopifyHead(shop, apiKey, [APP_BRIDGE_URL, POLARIS_URL]), merchantPage: true } };
+  return embeddedPageAnswer({ ...shopifyHead(shop, apiKey, [APP_BRIDGE_URL, POLARIS_URL]), merchantPage: true });
 }
 
 /** The shop's access by token exchange: undefined once it is kept, or the page that says why not. */
 async function exchangeToken(
   parts: AppUrlParts,
-  request: PlatformRequest,
+  request: Request,
   shop: string,
   idToken: string,
   framedBy: string | undefined,
-): Promise<PlatformAnswer | undefined> {
+): Promise<Response | undefined> {
   try {
     await parts.shopify.access.exchange(shop, idToken);
     return undefined;

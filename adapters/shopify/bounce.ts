@@ -3,8 +3,14 @@
 // and loads the address again with it. So a merchant who reloads the app after its link went stale sees the
 // app, never an error page. It never loops: the address carries `bounced=<unix seconds>`, and a request back
 // from a bounce within BOUNCE_WINDOW_S still without a good token gets a page that says what to do.
-import { MERCHANT_PAGE_VIEWS, type PlatformAnswer, type PlatformRoute } from '../../src/core/platform-module.ts';
-import type { PlatformRequest } from '../../src/core/platform-module.ts';
+import {
+  embeddedPageAnswer,
+  redirectAnswer,
+  routeQuery,
+  textAnswer,
+  type RouteQuery,
+} from '../../src/core/platform-answers.ts';
+import { MERCHANT_PAGE_VIEWS, type PlatformRoute } from '../../src/core/platform-module.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
 import { APP_BRIDGE_URL, SHOPIFY_APP_URL_PATH, SHOPIFY_BOUNCE_PATH, shopifyHead } from './paths.ts';
 
@@ -20,7 +26,7 @@ const RETURN_PATHS: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether this request is the return of a bounce made moments ago (a little clock skew between bridges allowed). */
-export function cameBackFromBounce(query: PlatformRequest['query'], nowS = Math.floor(Date.now() / 1000)): boolean {
+export function cameBackFromBounce(query: RouteQuery, nowS = Math.floor(Date.now() / 1000)): boolean {
   const value = query[BOUNCED_PARAM];
   if (typeof value !== 'string' || !/^\d{1,12}$/.test(value)) return false;
   const age = nowS - Number(value);
@@ -28,12 +34,13 @@ export function cameBackFromBounce(query: PlatformRequest['query'], nowS = Math.
 }
 
 /** Sends a document request to the bounce page, to come back to the same address with a fresh session token. */
-export function redirectToBounce({ path: below, query }: PlatformRequest, appUrl: string): PlatformAnswer {
+export function redirectToBounce(request: Request, appUrl: string): Response {
+  const query = routeQuery(request);
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (name !== 'id_token') params.set(name, value);
   params.set(BOUNCED_PARAM, String(Math.floor(Date.now() / 1000)));
   // Back to the view the merchant reloaded (the address the admin keeps), or else the App URL.
-  const asked = `/shopify${below}`;
+  const asked = new URL(request.url).pathname;
   const path = RETURN_PATHS.has(asked) ? asked : SHOPIFY_APP_URL_PATH;
   const reload = `${trimTrailing(appUrl, '/')}${path}?${params.toString()}`;
   const bounce = new URLSearchParams({
@@ -41,7 +48,7 @@ export function redirectToBounce({ path: below, query }: PlatformRequest, appUrl
     ...(typeof query.host === 'string' ? { host: query.host } : {}),
     'shopify-reload': reload,
   });
-  return { redirect: `${SHOPIFY_BOUNCE_PATH}?${bounce.toString()}` };
+  return redirectAnswer(`${SHOPIFY_BOUNCE_PATH}?${bounce.toString()}`);
 }
 
 /** GET /shopify/session-token: App Bridge alone, framed by the shop's admin. */
@@ -60,7 +67,8 @@ export function bounceRoute({
   return {
     method: 'GET',
     path: '/session-token',
-    async handle({ query }) {
+    async handle(request) {
+      const query = routeQuery(request);
       const shop = sanitizeShop(query.shop ?? '');
       let target: URL | undefined;
       try {
@@ -70,8 +78,8 @@ export function bounceRoute({
       }
       // App Bridge goes back only to this bridge's App URL (or a view under it): never an address a link chose.
       if (!shop || !target || target.origin !== appOrigin || !RETURN_PATHS.has(target.pathname))
-        return { status: 400, text: 'This page is only reached from the app inside the Shopify admin.' };
-      return { embeddedPage: { ...shopifyHead(shop, apiKey, [APP_BRIDGE_URL]), merchantPage: false } };
+        return textAnswer(400, 'This page is only reached from the app inside the Shopify admin.');
+      return embeddedPageAnswer({ ...shopifyHead(shop, apiKey, [APP_BRIDGE_URL]), merchantPage: false });
     },
   };
 }

@@ -28,7 +28,7 @@ export function customerAccountEntrance(options: CustomerAccountEntranceOptions)
     path: '/account-points',
     cors: { origins: 'any', headers: ['authorization'] },
     async customer(request) {
-      const token = bearerToken(request.headers.authorization);
+      const token = bearerToken(request.headers.get('authorization') ?? undefined);
       const checked = token
         ? await checkCustomerAccountToken(apps, token, now)
         : ({ ok: false, refusal: 'no_bearer' } as const);

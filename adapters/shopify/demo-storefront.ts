@@ -8,6 +8,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Shopify } from '@shopify/shopify-api';
 import type { DemoOrder, DemoStorefront } from '../../src/core/platform-module.ts';
+import { routeQuery } from '../../src/core/platform-answers.ts';
 import { checkAppProxy } from './app-proxy.ts';
 import { shopifyApp } from './shopify-app.ts';
 import { readExtension, renderBlock, schemaDefaults } from './theme-blocks.ts';
@@ -79,7 +80,7 @@ export function shopifyDemoStorefront(parts: {
     sidePath: PATH_PREFIX,
     originPaths: [],
     async asker(request, secret) {
-      const checked = await checkAppProxy([appFor(secret)], request.query);
+      const checked = await checkAppProxy([appFor(secret)], routeQuery(request));
       if (!checked.ok || checked.shop !== shop) return { kind: 'refused' };
       return checked.customerId ? { kind: 'customer', shop, customerId: checked.customerId } : { kind: 'guest', shop };
     },

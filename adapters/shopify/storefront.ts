@@ -5,10 +5,11 @@
 // No other parameter, header or cookie decides anything. Its other entrance is the customer account
 // extension's (customer-account-entrance.ts), with a session token instead of the proxy's signature.
 import type { Shopify } from '@shopify/shopify-api';
-import type { PlatformParts, PlatformRequest, Storefront } from '../../src/core/platform-module.ts';
+import type { PlatformParts, Storefront } from '../../src/core/platform-module.ts';
 import type { ShopifyAccess } from './access.ts';
 import type { ShopifyAdminApis } from './admin-api.ts';
 import type { AllowedShops } from './allowed-shops.ts';
+import { routeQuery } from '../../src/core/platform-answers.ts';
 import { checkAppProxy } from './app-proxy.ts';
 import { customerAccountEntrance } from './customer-account-entrance.ts';
 import { shopifyDiscountCodes } from './discount-codes.ts';
@@ -36,8 +37,8 @@ export function shopifyStorefront(
   const storefront: Storefront = {
     cors: null,
     served,
-    async customer(request: PlatformRequest) {
-      const checked = await checkAppProxy(apps, request.query);
+    async customer(request: Request) {
+      const checked = await checkAppProxy(apps, routeQuery(request));
       if (!checked.ok) {
         options.onRefused?.(checked.reason, 'app proxy');
         return { kind: 'refused' };

@@ -85,17 +85,17 @@ export function keyCallbackRoute(parts: WooCallbackParts): PlatformRoute {
     method: 'POST',
     path: '/auth/callback',
     maxBodyBytes: CALLBACK_LIMIT,
-    async handle({ body }) {
+    async handle(request) {
       // WooCommerce posts application/json;charset=...; read as text whatever it says, then parsed strictly.
-      const parsed = parseJsonLossless(body.toString('utf8'));
+      const parsed = parseJsonLossless(Buffer.from(await request.arrayBuffer()).toString('utf8'));
       const kept = await keepWooKeys(parts, parsed.ok ? parsed.value : undefined);
       if (!kept.ok) {
         parts.logger.warn({ status: kept.status, reason: kept.reason }, 'a WooCommerce key callback was refused');
-        return { status: kept.status, json: { error: kept.reason } };
+        return Response.json({ error: kept.reason }, { status: kept.status });
       }
       // After the answer is sent: WooCommerce is waiting on it before it can answer the bridge.
       if (!kept.reentry) setImmediate(() => parts.onConnected(kept.shop));
-      return { status: 200, json: { result: 'connected', shop: kept.shop } };
+      return Response.json({ result: 'connected', shop: kept.shop }, { status: 200 });
     },
   };
 }

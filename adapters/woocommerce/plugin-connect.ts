@@ -5,7 +5,7 @@
 // code at once are decided by one compare-and-set on its record, so one store gets one key. The key is made only
 // for the store the code was asked for, and only when the plugin's site is that store.
 import { createHash, randomBytes } from 'node:crypto';
-import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
+import type { PlatformRoute } from '../../src/core/platform-module.ts';
 import { z } from 'zod';
 import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import { recordType } from '../../src/core/store/roles/record-types.ts';
@@ -73,7 +73,7 @@ function verdictOn(current: PluginCode | undefined, shop: string, at: Date): Ver
 }
 
 /** Every refusal is this shape, naming no store: whoever holds a wrong code learns nothing from it. */
-const refused = (error: string): PlatformAnswer => ({ status: 400, json: { error } });
+const refused = (error: string): Response => Response.json({ error }, { status: 400 });
 
 function readBody(
   body: Buffer,
@@ -138,8 +138,8 @@ export function pluginConnectRoute({ store, logger, now = () => new Date() }: Pl
     method: 'POST',
     path: PLUGIN_CONNECT_PATH,
     maxBodyBytes: MAX_BODY_BYTES,
-    async handle({ body }: PlatformRequest): Promise<PlatformAnswer> {
-      const sent = readBody(body);
+    async handle(request) {
+      const sent = readBody(Buffer.from(await request.arrayBuffer()));
       if (!sent) return refused('send JSON with the code and siteUrl');
       if (!CODE.test(sent.code)) return refused('this is not a connection code: copy it again from your loyalty page');
       const site = siteShop(sent.siteUrl);
@@ -180,16 +180,16 @@ export function pluginConnectRoute({ store, logger, now = () => new Date() }: Pl
           { err: error, shop: site.shop },
           'a WordPress plugin’s key could not be kept; its code works again',
         );
-        return {
-          status: 503,
-          json: { error: 'the bridge could not save the connection just now: press Connect again' },
-        };
+        return Response.json(
+          { error: 'the bridge could not save the connection just now: press Connect again' },
+          { status: 503 },
+        );
       }
       logger.info(
         { shop: site.shop, keyId: made.keyId },
         'a store’s WordPress plugin connected; its key replaces any earlier one',
       );
-      return { status: 200, json: { store: site.shop, keyId: made.keyId, key: made.key } };
+      return Response.json({ store: site.shop, keyId: made.keyId, key: made.key }, { status: 200 });
     },
   };
 }

@@ -5,7 +5,7 @@
 // its customers are, so its storefront is closed as the merchant's switch closes it: off, and its open coupons
 // removed while the bridge's REST key still works (those already used at checkout stay held for their orders).
 // The body is small and read only after its length is capped; every refusal is the same 400, naming no store.
-import type { PlatformAnswer, PlatformRequest, PlatformRoute, PlatformWiring } from '../../src/core/platform-module.ts';
+import type { PlatformRoute, PlatformWiring } from '../../src/core/platform-module.ts';
 import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import { forgetPluginKey, pluginKeyOf } from './plugin-keys.ts';
@@ -16,7 +16,9 @@ export const PLUGIN_DISCONNECT_PATH = '/plugin/disconnect';
 const FRESH_SECONDS = 120;
 const MAX_BODY_BYTES = 4096;
 
-const refused: PlatformAnswer = { status: 400, json: { error: 'this is not a disconnect the store’s plugin signed' } };
+// A function: a Response's body is read once.
+const refused = (): Response =>
+  Response.json({ error: 'this is not a disconnect the store’s plugin signed' }, { status: 400 });
 
 export function pluginDisconnectRoute({
   store,
@@ -33,29 +35,29 @@ export function pluginDisconnectRoute({
     method: 'POST',
     path: PLUGIN_DISCONNECT_PATH,
     maxBodyBytes: MAX_BODY_BYTES,
-    async handle({ body }: PlatformRequest): Promise<PlatformAnswer> {
+    async handle(request) {
       let sent: unknown;
       try {
-        sent = JSON.parse(body.toString('utf8'));
+        sent = JSON.parse(Buffer.from(await request.arrayBuffer()).toString('utf8'));
       } catch {
-        return refused;
+        return refused();
       }
       const { payload, sig } = (typeof sent === 'object' && sent !== null ? sent : {}) as Record<string, unknown>;
-      if (typeof payload !== 'string' || typeof sig !== 'string') return refused;
+      if (typeof payload !== 'string' || typeof sig !== 'string') return refused();
       // Read unsigned only to learn which store's key checks it.
       const shop = readPayload(payload)?.store;
-      if (typeof shop !== 'string' || shop === '') return refused;
+      if (typeof shop !== 'string' || shop === '') return refused();
       const key = await pluginKeyOf(store, shop);
-      if (!key) return refused;
+      if (!key) return refused();
       const signed = signedPayload(DISCONNECT_PURPOSE, payload, sig, key.key);
-      if (!signed || signed.purpose !== 'disconnect' || signed.keyId !== key.keyId) return refused;
+      if (!signed || signed.purpose !== 'disconnect' || signed.keyId !== key.keyId) return refused();
       const iat = signed.iat;
-      if (typeof iat !== 'number' || Math.abs(now().getTime() / 1000 - iat) > FRESH_SECONDS) return refused;
+      if (typeof iat !== 'number' || Math.abs(now().getTime() / 1000 - iat) > FRESH_SECONDS) return refused();
       if (await forgetPluginKey(store, shop, key.keyId)) {
         logger.info({ shop, keyId: key.keyId }, 'a store’s WordPress plugin disconnected; its key opens nothing now');
         await storefrontClosed(shop, 'the store’s WordPress plugin, disconnected in wp-admin');
       }
-      return { status: 200, json: { disconnected: true } };
+      return Response.json({ disconnected: true }, { status: 200 });
     },
   };
 }

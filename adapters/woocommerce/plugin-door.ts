@@ -12,7 +12,15 @@
 // store's key signed writes anything.
 import { createHash } from 'node:crypto';
 import { stringifySetCookie } from 'cookie';
-import type { PlatformAnswer, PlatformRequest, PlatformRoute } from '../../src/core/platform-module.ts';
+import {
+  merchantPageAnswer,
+  plainPageAnswer,
+  redirectAnswer,
+  routeQuery,
+  withHeaders,
+  type RouteQuery,
+} from '../../src/core/platform-answers.ts';
+import type { PlatformRoute } from '../../src/core/platform-module.ts';
 import { z } from 'zod';
 import type { RecordRole } from '../../src/core/store/ledger-store.ts';
 import { recordType } from '../../src/core/store/roles/record-types.ts';
@@ -56,11 +64,11 @@ const doorRecordId = (nonce: string) => `woo-plugin-door:${secretHash(nonce)}`;
 const doorNonce = (secret: string, shop: string) =>
   createHash('sha256').update(`loyalty-bridge door\u0000${shop}\u0000${secret}`).digest('base64url');
 
-const page = (status: number, title: string, text: string): PlatformAnswer => ({
-  status,
-  headers: PRIVATE,
-  page: { title, paragraphs: [text] },
-});
+const page = (status: number, title: string, text: string): Response =>
+  withHeaders(
+    plainPageAnswer(status, { title, paragraphs: [text], link: null, form: null }, { frameAncestors: null }),
+    PRIVATE,
+  );
 
 const AGAIN = 'Open your loyalty program again from WooCommerce › Loyalty points in your WordPress.';
 
@@ -106,7 +114,8 @@ export function pluginDoorRoutes({
   ];
 }
 
-async function start({ store, publicUrl }: Door, { query }: PlatformRequest): Promise<PlatformAnswer> {
+async function start({ store, publicUrl }: Door, request: Request): Promise<Response> {
+  const query = routeQuery(request);
   const problem = wooConnectProblem(publicUrl);
   if (problem) return page(503, 'Not available yet', problem);
   const shop = (query.store ?? '').trim();
@@ -120,20 +129,15 @@ async function start({ store, publicUrl }: Door, { query }: PlatformRequest): Pr
   const to = new URL('admin-post.php', key.adminUrl ?? `${storeUrl}/wp-admin/`);
   to.searchParams.set('action', 'loyalty_bridge_door');
   to.searchParams.set('nonce', doorNonce(secret, shop));
-  return {
-    redirect: to.href,
-    status: 303,
-    headers: PRIVATE,
-    setCookies: [
-      stringifySetCookie(DOOR_COOKIE, secret, {
-        path: '/',
-        secure: true,
-        httpOnly: true,
-        sameSite: 'lax',
-        maxAge: DOOR_TTL_MS / 1000,
-      }),
-    ],
-  };
+  return withHeaders(redirectAnswer(to.href, 303), PRIVATE, [
+    stringifySetCookie(DOOR_COOKIE, secret, {
+      path: '/',
+      secure: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge: DOOR_TTL_MS / 1000,
+    }),
+  ]);
 }
 
 /**
@@ -157,9 +161,9 @@ async function spend(store: RecordRole, nonce: string, shop: string, at: Date): 
   return added;
 }
 
-async function finish(door: Door, { query, headers }: PlatformRequest): Promise<PlatformAnswer> {
+async function finish(door: Door, request: Request): Promise<Response> {
   const { logger } = door;
-  const checked = await check(door, query, headers);
+  const checked = await check(door, routeQuery(request), request.headers);
   if (!checked.ok) {
     logger.warn({ reason: DOOR_REFUSALS[checked.refusal] }, 'a merchant door from WordPress was refused');
     return page(
@@ -171,20 +175,18 @@ async function finish(door: Door, { query, headers }: PlatformRequest): Promise<
     );
   }
   logger.info({ shop: checked.shop }, 'a merchant opened their store’s page from WordPress');
-  return {
-    merchantPage: { shop: checked.shop, user: checked.user, mayConnectPlugin: checked.mayConnect },
-    headers: PRIVATE,
+  return withHeaders(
+    merchantPageAnswer({ shop: checked.shop, user: checked.user, mayConnectPlugin: checked.mayConnect }),
+    PRIVATE,
     // The nonce is spent: the browser need not keep it.
-    setCookies: [
-      stringifySetCookie(DOOR_COOKIE, '', { path: '/', secure: true, httpOnly: true, sameSite: 'lax', maxAge: 0 }),
-    ],
-  };
+    [stringifySetCookie(DOOR_COOKIE, '', { path: '/', secure: true, httpOnly: true, sameSite: 'lax', maxAge: 0 })],
+  );
 }
 
 async function check(
   { store, now }: Door,
-  query: PlatformRequest['query'],
-  headers: PlatformRequest['headers'],
+  query: RouteQuery,
+  headers: Headers,
 ): Promise<
   { ok: true; shop: string; user: string; mayConnect: boolean } | { ok: false; refusal: keyof typeof DOOR_REFUSALS }
 > {

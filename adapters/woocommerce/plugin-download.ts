@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync, type Zippable } from 'fflate';
+import { downloadAnswer } from '../../src/core/platform-answers.ts';
 import type { PlatformRoute } from '../../src/core/platform-module.ts';
 
 const PLUGIN_DIR = fileURLToPath(new URL('../../wordpress/loyalty-bridge/', import.meta.url));
@@ -48,9 +49,6 @@ export function pluginDownloadRoute(zip: PluginZip): PlatformRoute {
     method: 'GET',
     path: `/plugin/${zip.fileName}`,
     handle: () =>
-      Promise.resolve({
-        status: 200,
-        download: { fileName: zip.fileName, contentType: 'application/zip', bytes: zip.bytes },
-      }),
+      Promise.resolve(downloadAnswer({ fileName: zip.fileName, contentType: 'application/zip', bytes: zip.bytes })),
   };
 }

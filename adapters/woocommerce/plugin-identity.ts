@@ -12,7 +12,8 @@
 // account's address is the one proven; until then the customer is asked to prove it (contactUnproven).
 // A door signature (another purpose) opens nothing here, nor a token under a key the store no longer has, nor one
 // older than its five minutes.
-import type { CustomerContact, PlatformRequest, StorefrontAsker } from '../../src/core/platform-module.ts';
+import { routeQuery } from '../../src/core/platform-answers.ts';
+import type { CustomerContact, StorefrontAsker } from '../../src/core/platform-module.ts';
 import type { KeyOf } from './plugin-keys.ts';
 import { IDENTITY_PURPOSE, readPayload, signedPayload } from './plugin-signature.ts';
 import { wooShopNamed } from './shop-identity.ts';
@@ -101,9 +102,7 @@ export interface WooCustomerAskerOptions {
  * with no Authorization header and `?store=` naming a served store (shown only what the store's pages show anyone:
  * its ways to earn and its rewards); anyone else is refused.
  */
-export function wooCustomerAsker(
-  options: WooCustomerAskerOptions,
-): (request: PlatformRequest) => Promise<StorefrontAsker> {
+export function wooCustomerAsker(options: WooCustomerAskerOptions): (request: Request) => Promise<StorefrontAsker> {
   const { served, onRefused } = options;
   const refuse = (reason: string): StorefrontAsker => {
     onRefused?.(reason);
@@ -111,8 +110,8 @@ export function wooCustomerAsker(
   };
   const notServed = 'the store named is not one this bridge serves with a connected plugin';
   return async (request) => {
-    const authorization = request.headers.authorization;
-    const store = request.query.store;
+    const authorization = request.headers.get('authorization') ?? undefined;
+    const store = routeQuery(request).store;
     if (authorization !== undefined) {
       if (store !== undefined) return refuse('the request carries both an identity token and a store');
       const token = /^Bearer (\S+)$/.exec(authorization)?.[1];

@@ -5,7 +5,14 @@
 // the store accepts it; a connect's return opens no page, which would be a login CSRF (docs/woocommerce.md).
 import { stringifySetCookie } from 'cookie';
 import { tabDoor } from '../../src/core/capabilities/door.ts';
-import type { MerchantDoor, PlatformAnswer, PlatformRoute } from '../../src/core/platform-module.ts';
+import {
+  merchantPageAnswer,
+  plainPageAnswer,
+  redirectAnswer,
+  routeQuery,
+  withHeaders,
+} from '../../src/core/platform-answers.ts';
+import type { MerchantDoor, PlatformRoute } from '../../src/core/platform-module.ts';
 import type { RecordRole, LedgerLifecycle } from '../../src/core/store/ledger-store.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { UserAddressPolicy } from '../../src/net/user-address.ts';
@@ -45,31 +52,37 @@ export interface WooPagesParts {
 const connectionOf = (store: RecordRole & Pick<LedgerLifecycle, 'exclusive'>, shop: string) =>
   store.getRecord(WOO_CONNECTION, wooConnectionId(shop));
 
-const page = (status: number, title: string, text: string, again = true): PlatformAnswer => ({
-  status,
-  page: {
-    title,
-    paragraphs: [text],
-    ...(again ? { link: { href: OPEN_URL, text: 'Open your store’s page' } } : {}),
-  },
-});
-
-const ADDRESS_FORM: PlatformAnswer = {
-  status: 200,
-  page: {
-    title: 'Your store’s loyalty page',
-    paragraphs: ['Enter your store’s address. You approve the sign-in in your store’s WordPress, as an administrator.'],
-    form: {
-      action: OPEN_URL,
-      name: 'store',
-      label: 'Store address',
-      placeholder: 'https://shop.example.com',
-      button: 'Continue',
+const page = (status: number, title: string, text: string, again = true): Response =>
+  plainPageAnswer(
+    status,
+    {
+      title,
+      paragraphs: [text],
+      link: again ? { href: OPEN_URL, text: 'Open your store’s page' } : null,
+      form: null,
     },
-  },
-};
+    { frameAncestors: null },
+  );
 
-type PageRequest = Parameters<PlatformRoute['handle']>[0];
+const addressForm = (): Response =>
+  plainPageAnswer(
+    200,
+    {
+      title: 'Your store’s loyalty page',
+      paragraphs: [
+        'Enter your store’s address. You approve the sign-in in your store’s WordPress, as an administrator.',
+      ],
+      link: null,
+      form: {
+        action: OPEN_URL,
+        name: 'store',
+        label: 'Store address',
+        placeholder: 'https://shop.example.com',
+        button: 'Continue',
+      },
+    },
+    { frameAncestors: null },
+  );
 
 export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; door: MerchantDoor | undefined } {
   const door = merchantDoor(parts.store);
@@ -83,10 +96,10 @@ export function wooStorePages(parts: WooPagesParts): { routes: PlatformRoute[]; 
   };
 }
 
-async function open(parts: WooPagesParts, { query, headers }: PageRequest): Promise<PlatformAnswer> {
+async function open(parts: WooPagesParts, request: Request): Promise<Response> {
   const { store, logger } = parts;
-  const address = (query.store ?? '').trim();
-  if (!address) return ADDRESS_FORM;
+  const address = (routeQuery(request).store ?? '').trim();
+  if (!address) return addressForm();
   const problem = wooConnectProblem(parts.publicUrl);
   if (problem) return page(503, 'Not available yet', problem, false);
   let storeUrl: string;
@@ -105,7 +118,7 @@ async function open(parts: WooPagesParts, { query, headers }: PageRequest): Prom
       `loyalty-bridge has no WooCommerce store at ${storeUrl}: its operator connects a store first.`,
     );
   await makeRoom(store, shop);
-  const secret = keptSecret(headers, COOKIE) ?? newSecret();
+  const secret = keptSecret(request.headers, COOKIE) ?? newSecret();
   const began = await beginWooConnect(store, storeUrl, {
     publicUrl: parts.publicUrl!,
     appName: parts.appName,
@@ -114,24 +127,20 @@ async function open(parts: WooPagesParts, { query, headers }: PageRequest): Prom
     reentry: { browser: secretHash(secret) },
   });
   logger.info({ shop }, 'a merchant is signing in to their store’s page through WordPress');
-  return {
-    redirect: began.authorizeUrl,
-    status: 303,
-    headers: PRIVATE,
-    setCookies: [
-      stringifySetCookie(COOKIE, secret, {
-        path: '/',
-        secure: true,
-        httpOnly: true,
-        sameSite: 'lax',
-        maxAge: CONNECT_TTL_MS / 1000,
-      }),
-    ],
-  };
+  return withHeaders(redirectAnswer(began.authorizeUrl, 303), PRIVATE, [
+    stringifySetCookie(COOKIE, secret, {
+      path: '/',
+      secure: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge: CONNECT_TTL_MS / 1000,
+    }),
+  ]);
 }
 
-async function comeBack(parts: WooPagesParts, { query, headers }: PageRequest): Promise<PlatformAnswer> {
+async function comeBack(parts: WooPagesParts, request: Request): Promise<Response> {
   const { store } = parts;
+  const query = routeQuery(request);
   const nonce = query.user_id ?? '';
   if (query.success !== '1')
     return page(200, 'Not signed in', 'The request was declined in WordPress. Try again when you are ready.');
@@ -139,7 +148,7 @@ async function comeBack(parts: WooPagesParts, { query, headers }: PageRequest): 
   if (problem) return page(503, 'Not available yet', problem, false);
   const ticket = await takeReturnTicket(store, nonce);
   if (!ticket) return page(401, 'This link has been used', 'It works once, for a few minutes.');
-  if (ticket.browser !== undefined && ticket.browser !== secretHash(keptSecret(headers, COOKIE) ?? ''))
+  if (ticket.browser !== undefined && ticket.browser !== secretHash(keptSecret(request.headers, COOKIE) ?? ''))
     return page(401, 'Another browser', 'This approval was started in another browser: start again here.');
   const entered = await enter(parts, ticket);
   if (!entered.ok) return page(entered.status, entered.title, entered.text);
@@ -147,9 +156,9 @@ async function comeBack(parts: WooPagesParts, { query, headers }: PageRequest): 
   // or anyone they handed it to before opening it) is no proof of who approved. The store is connected; its page
   // opens for a sign-in started here.
   if (ticket.browser === undefined)
-    return {
-      status: 200,
-      page: {
+    return plainPageAnswer(
+      200,
+      {
         title: 'Your store is connected',
         paragraphs: [
           `loyalty-bridge is connected to ${wooShopOf(ticket.storeUrl)}. To open its page in this browser, sign in: you approve it once more in your store’s WordPress.`,
@@ -158,10 +167,12 @@ async function comeBack(parts: WooPagesParts, { query, headers }: PageRequest): 
           href: `${OPEN_URL}?store=${encodeURIComponent(ticket.storeUrl)}`,
           text: 'Sign in to your store’s page',
         },
+        form: null,
       },
-    };
+      { frameAncestors: null },
+    );
   // The session in this answer, to the browser whose cookie started the sign-in: never in an address.
-  return { merchantPage: { shop: ticket.forShop }, headers: PRIVATE };
+  return withHeaders(merchantPageAnswer({ shop: ticket.forShop, user: null, mayConnectPlugin: null }), PRIVATE);
 }
 
 /** Leaves room for one more sign-in of this store: the oldest ones under way give way. */

@@ -1,7 +1,6 @@
 // A platform's shop in the first run's demo store (src/composition/demo-store.ts): its orders, its storefront and
 // its API, played in its own terms.
 import type { PlatformAdapter } from './platform-adapter.ts';
-import type { PlatformRequest } from './platform-routes.ts';
 import type { StorefrontAsker } from './platform-shapes.ts';
 
 /** One order of the demo store's, and the steps of its life: each a delivery, in its platform's own terms. */
@@ -29,7 +28,7 @@ export interface DemoStorefront {
   /** The demo shop's currency, as its orders name it ("USD"). */
   currency: string;
   /** Who asks, read from the request by the platform's own check (its signature), with this run's secret. */
-  asker(request: PlatformRequest, secret: string): Promise<StorefrontAsker>;
+  asker(request: Request, secret: string): Promise<StorefrontAsker>;
   /**
    * Below the page, where the store's own server answers the widget (an app proxy's path, a plugin's routes at the
    * site's root): the page hands every call there to `serve`. Undefined: the widget asks its page's origin alone.

@@ -1,66 +1,10 @@
-// A platform module's routes, on a small request-in, answer-out interface that src/http mounts (platform-routes.ts
-// there), so a module never imports the bridge's HTTP layer.
-export interface PlatformRequest {
-  method: 'GET' | 'POST';
-  /** Below the platform's own prefix (/<name>), with its leading slash. */
-  path: string;
-  query: Readonly<Record<string, string>>;
-  /** Lower-case names. */
-  headers: Readonly<Record<string, string | undefined>>;
-  /** A POST's exact bytes, within the route's limit; empty for a GET. */
-  body: Buffer;
-}
-
-/** What every answer may carry besides: headers, and cookies (each a whole Set-Cookie value, `cookie`'s stringifySetCookie). */
-interface AnswerExtras {
-  headers?: Readonly<Record<string, string>>;
-  setCookies?: readonly string[];
-  /** Who may frame this answer's page where that depends on the shop (its own admin); the door's otherwise. */
-  frameAncestors?: string;
-}
-
-export type PlatformAnswer = AnswerExtras &
-  (
-    | { status: number; json: unknown }
-    | { status: number; text: string }
-    /**
-     * A script the platform's pages load from the bridge (a widget registered with the platform): served as
-     * JavaScript, which browsers and the CDN in front may keep for maxAgeSeconds. Nothing else is served so.
-     */
-    | { status: number; script: string; maxAgeSeconds: number }
-    /** A file a person downloads (a plugin's zip): saved under its name, never shown as a page. */
-    | { status: number; download: { fileName: string; contentType: string; bytes: Uint8Array } }
-    /** To another address; 302 unless it says 303 (after a POST). */
-    | { redirect: string; status?: 302 | 303 }
-    /**
-     * A page for a person who followed a link: a title, what to do in plain words, and a link onwards. Nothing on
-     * it runs; it may be framed where the module's door says (its admin), or nowhere.
-     */
-    | {
-        status: number;
-        page: {
-          title: string;
-          paragraphs: readonly string[];
-          link?: { href: string; text: string };
-          /** One field asked for, sent by GET to `action` (a path of the bridge's): a store's address. */
-          form?: { action: string; name: string; label: string; placeholder: string; button: string };
-        };
-      }
-    /**
-     * The shared merchant page, signed in for this shop (and user, where the platform says). Only in answer to
-     * a request that proved who the merchant is: the session it carries opens that shop's page for an hour.
-     * `shop` is never empty: the bridge makes no session for no shop. `'no-session'`: the page alone, which asks
-     * the merchant to sign in again unless the tab holds a session of its own (a reload). `mayConnectPlugin`: what
-     * the platform signed of the user's right to connect its plugin (pluginCode), where it signs one.
-     */
-    | { merchantPage: { shop: string; user?: string; mayConnectPlugin?: boolean } | 'no-session' }
-    /**
-     * A page inside the platform's own admin, which signs the merchant in itself (its scripts hand the page the
-     * platform's session tokens, which the door's `platformSessions` takes): the shared merchant page, or with
-     * `merchantPage: false` the platform's head alone (a page whose scripts fetch a fresh token and reload).
-     */
-    | { embeddedPage: PlatformHead & { merchantPage: boolean } }
-  );
+// A platform module's routes, each a Fetch handler, Request in and Response out, as @shopify/shopify-api's web-api
+// adapter takes them: src/http mounts them (platform-routes.ts there), so a module never imports the bridge's HTTP
+// layer. A route reads `new URL(request.url)` (http://<host>/<name><path>?<query>; routeQuery for its parameters),
+// `request.headers`, and a POST's bytes (`request.arrayBuffer()`), read within its limit before it is called.
+// It answers JSON (`Response.json`), text, or a redirect (platform-answers.ts: textAnswer, redirectAnswer), with
+// any headers and cookies (`headers.append('set-cookie', …)`); a page, the merchant page, a script or a download
+// only through platform-answers.ts, which the bridge renders: any other kind of answer (HTML) is refused, 500.
 
 /** What a platform's admin needs in a page it frames; the bridge renders the page. */
 export interface PlatformHead {
@@ -109,7 +53,7 @@ export interface PlatformRoute {
    * (OPTIONS) and names the origin on every answer of the route. Absent: same-origin only, no preflight answered.
    */
   cors?: RouteCors;
-  handle(request: PlatformRequest): Promise<PlatformAnswer>;
+  handle(request: Request): Promise<Response>;
 }
 
 /** Who may call a route from another origin's script, and with what. */

@@ -5,14 +5,8 @@
 // entrances (a customer account extension's route) answers the same, once it knows who asks. docs/storefront.md.
 import type { AccountRuntime } from '../core/accounts.ts';
 import { paceKey, type CustomerPace } from '../core/storefront/customer-pace.ts';
-import type {
-  PlatformAnswer,
-  PlatformRequest,
-  PlatformRoute,
-  StorefrontAsker,
-  Storefront,
-  StorefrontEntrance,
-} from '../core/platform-module.ts';
+import { routeQuery } from '../core/platform-answers.ts';
+import type { PlatformRoute, StorefrontAsker, Storefront, StorefrontEntrance } from '../core/platform-module.ts';
 import type { RewardCodes } from '../core/storefront/reward-codes.ts';
 import { rewardWords, shopRewards } from '../core/storefront/rewards.ts';
 import { serviceCustomer } from '../core/storefront/customer-points.ts';
@@ -60,6 +54,12 @@ export const REDEEM_WORDS = {
   tooFast: 'Redeem was pressed many times in a few seconds. Wait a moment, then press it once: no points were taken.',
 } as const;
 
+/** What the routes below answer, a Response only at their edge (toResponse). */
+type StorefrontAnswer = { status: number; json: unknown; headers?: Readonly<Record<string, string>> };
+
+const toResponse = ({ status, json, headers }: StorefrontAnswer): Response =>
+  Response.json(json, { status, ...(headers ? { headers } : {}) });
+
 const NOT_FOUND = { status: 404, json: { error: 'not found' } } as const;
 
 export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
@@ -78,7 +78,7 @@ export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
       method: 'GET',
       path: `/storefront${entrance.path}`,
       ...(entrance.cors ? { cors: entrance.cors } : {}),
-      handle: (request) => answer(parts, entrance, request, 'points'),
+      handle: async (request) => toResponse(await answer(parts, entrance, request, 'points')),
     };
     if (!parts.makesCodes || !parts.rewardCodes) return [points];
     // The reward is named in the query (signed with the rest where the platform signs it): no body is read.
@@ -87,7 +87,7 @@ export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
       path: `/storefront${entrance.path}/redeem`,
       maxBodyBytes: 0,
       ...(entrance.cors ? { cors: entrance.cors } : {}),
-      handle: (request) => answer(parts, entrance, request, 'redeem'),
+      handle: async (request) => toResponse(await answer(parts, entrance, request, 'redeem')),
     };
     return [points, redeem];
   });
@@ -96,9 +96,9 @@ export function storefrontRoutes(parts: StorefrontRouteParts): PlatformRoute[] {
 async function answer(
   parts: StorefrontRouteParts,
   entrance: StorefrontEntrance,
-  request: PlatformRequest,
+  request: Request,
   asked: 'points' | 'redeem',
-): Promise<PlatformAnswer> {
+): Promise<StorefrontAnswer> {
   const asker = await entrance.customer(request);
   // Not the platform's: nothing read, nothing recorded.
   if (asker.kind === 'refused') return { status: 401, json: { error: 'this request is not signed by the store' } };
@@ -124,9 +124,9 @@ async function answer(
 async function answerAsker(
   { platform, storefront, makesCodes, store, accounts, reader, rewardCodes }: StorefrontRouteParts,
   asker: Exclude<StorefrontAsker, { kind: 'refused' }>,
-  request: PlatformRequest,
+  request: Request,
   asked: 'points' | 'redeem',
-): Promise<PlatformAnswer> {
+): Promise<StorefrontAnswer> {
   const { shop } = asker;
   if (!(await storefrontOn(store, platform, shop))) return NOT_FOUND;
   const accountId = await accounts.forShop(platform, shop);
@@ -179,7 +179,7 @@ async function answerAsker(
   if (asked === 'redeem' && rewardCodes) {
     // Known by a phone alone: nothing spent (a page's read asks the reader, which answers the same before any read).
     if (reader.needsEmail(customer)) return unavailable(CUSTOMER_WORDS.needsEmail);
-    const reward = offered.find((each) => each.id === request.query.reward);
+    const reward = offered.find((each) => each.id === routeQuery(request).reward);
     if (!reward) return { status: 409, json: { redeemed: false, error: REDEEM_WORDS.noReward } };
     const made = await rewardCodes.redeem({ platform, shop, customerId: asker.customerId, account, customer, reward });
     switch (made.kind) {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { pluginDoorRoutes } from '../../adapters/woocommerce/plugin-door.ts';
 import { keepPluginKey, newPluginKey } from '../../adapters/woocommerce/plugin-keys.ts';
-import type { PlatformAnswer, PlatformRequest } from '../../src/core/platform-module.ts';
+import { BridgeAnswer } from '../../src/core/platform-answers.ts';
 import { createLogger } from '../../src/logger.ts';
 import { ledgerBackends } from '../helpers/ledger-backends.ts';
 import { DOOR_PURPOSE, pluginSigned } from '../helpers/woocommerce-plugin.ts';
@@ -12,13 +12,14 @@ import { DOOR_PURPOSE, pluginSigned } from '../helpers/woocommerce-plugin.ts';
 const SHOP = 'shop.example';
 const logger = createLogger({ level: 'silent' });
 
-const request = (path: string, query: Record<string, string>, cookie?: string): PlatformRequest => ({
-  method: 'GET',
-  path,
-  query,
-  headers: cookie ? { cookie } : {},
-  body: Buffer.alloc(0),
-});
+const request = (path: string, query: Record<string, string>, cookie?: string): Request =>
+  new Request(`http://bridge.example/woocommerce${path}?${new URLSearchParams(query).toString()}`, {
+    headers: cookie ? { cookie } : {},
+  });
+
+/** Whom the answer opens the merchant's page for, if it is that page. */
+const opened = (answer: Response) =>
+  answer instanceof BridgeAnswer && answer.rendered.kind === 'merchant-page' ? answer.rendered.opened : undefined;
 
 describe.each(ledgerBackends())('door nonces on %s', (_name, available, open) => {
   it.skipIf(!available)(
@@ -36,8 +37,8 @@ describe.each(ledgerBackends())('door nonces on %s', (_name, available, open) =>
       const [start, finish] = pluginDoorRoutes({ store, publicUrl: 'https://bridge.example', logger });
       for (let round = 0; round < 10; round++) {
         const started = await start!.handle(request('/plugin-door', { store: SHOP }));
-        const nonce = new URL((started as { redirect: string }).redirect).searchParams.get('nonce')!;
-        const cookie = started.setCookies![0]!.split(';')[0]!;
+        const nonce = new URL(started.headers.get('location')!).searchParams.get('nonce')!;
+        const cookie = started.headers.getSetCookie()[0]!.split(';')[0]!;
         const { payload, sig } = pluginSigned(
           DOOR_PURPOSE,
           {
@@ -51,10 +52,8 @@ describe.each(ledgerBackends())('door nonces on %s', (_name, available, open) =>
           key.key,
         );
         const finishing = () => finish!.handle(request('/plugin-door/finish', { payload, sig }, cookie));
-        const answers = (await Promise.all([finishing(), finishing(), finishing()])) as Array<
-          PlatformAnswer & { merchantPage?: unknown; status?: number }
-        >;
-        expect(answers.filter((answer) => answer.merchantPage).map((answer) => answer.merchantPage)).toEqual([
+        const answers = await Promise.all([finishing(), finishing(), finishing()]);
+        expect(answers.map(opened).filter((each) => each !== undefined)).toEqual([
           // A payload that does not say the user may connect the plugin: they may not (no connection codes).
           { shop: SHOP, user: '1', mayConnectPlugin: false },
         ]);

@@ -24,6 +24,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
 import { keptPageKey } from '../../src/composition/kept-page-key.ts';
 import { registrationProblems } from '../../src/composition/module-registration.ts';
+import {
+  merchantPageAnswer,
+  redirectAnswer,
+  routeQuery,
+  textAnswer,
+  withHeaders,
+} from '../../src/core/platform-answers.ts';
 import type { PlatformModule, PlatformRoute, StoreConnectionView } from '../../src/core/platform-module.ts';
 import { orderEventSchema } from '../../src/core/order-event.ts';
 import { collisionReason } from '../../src/core/worker/lp-order-ids.ts';
@@ -63,23 +70,33 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
     {
       method: 'GET',
       path: '/open',
-      handle: async ({ query }) =>
-        query.proof === PROOF ? { merchantPage: { shop: query.store ?? '' } } : { status: 401, text: 'no' },
+      handle: async (request) => {
+        const query = routeQuery(request);
+        return query.proof === PROOF
+          ? merchantPageAnswer({ shop: query.store ?? '', user: null, mayConnectPlugin: null })
+          : textAnswer(401, 'no');
+      },
     },
-    { method: 'GET', path: '/go', handle: async ({ query }) => ({ redirect: query.to ?? '/' }) },
+    { method: 'GET', path: '/go', handle: async (request) => redirectAnswer(routeQuery(request).to ?? '/') },
     {
       method: 'GET',
       path: '/header',
-      handle: async ({ query }) => ({ status: 200, text: 'ok', headers: { 'x-echo': query.value ?? '' } }),
+      handle: async (request) => withHeaders(textAnswer(200, 'ok'), { 'x-echo': routeQuery(request).value ?? '' }),
     },
     {
       method: 'GET',
       path: '/echo',
-      handle: async ({ query }) => ({
-        status: 404,
-        json: { error: `no store ${query.store ?? ''}` },
-        headers: { 'content-type': 'text/html' },
-      }),
+      handle: async (request) =>
+        Response.json({ error: `no store ${routeQuery(request).store ?? ''}` }, { status: 404 }),
+    },
+    {
+      method: 'GET',
+      path: '/html',
+      handle: async (request) =>
+        Response.json(
+          { error: `no store ${routeQuery(request).store ?? ''}` },
+          { status: 404, headers: { 'content-type': 'text/html' } },
+        ),
     },
     {
       method: 'GET',
@@ -88,12 +105,16 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
         throw new Error(LEAK);
       },
     },
-    { method: 'POST', path: '/callback', handle: async ({ body }) => ({ status: 200, json: { bytes: body.length } }) },
+    {
+      method: 'POST',
+      path: '/callback',
+      handle: async (request) => Response.json({ bytes: (await request.arrayBuffer()).byteLength }),
+    },
     {
       method: 'POST',
       path: '/small',
       maxBodyBytes: 1024,
-      handle: async ({ body }) => ({ status: 200, json: { bytes: body.length } }),
+      handle: async (request) => Response.json({ bytes: (await request.arrayBuffer()).byteLength }),
     },
   ];
   return {
@@ -327,6 +348,11 @@ describe('a platform module’s routes', () => {
     expect(echoed.status).toBe(404);
     expect(echoed.headers.get('content-type')).toMatch(/^application\/json/);
     expect(echoed.headers.get('x-content-type-options')).toBe('nosniff');
+    // An answer a module typed as HTML itself is refused: only the bridge's own pages are pages.
+    const typed = await fetch(url(`/tiny/html?store=${encodeURIComponent('<script>alert(1)</script>')}`));
+    expect(typed.status).toBe(500);
+    expect(typed.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await typed.text()).not.toContain('<script>');
   });
 });
 

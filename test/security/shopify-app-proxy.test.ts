@@ -2,14 +2,14 @@
 // request Shopify signed for this app, lately, for a shop the bridge serves, says who is asking; and then
 // only logged_in_customer_id names the customer. Signed here by a stand-in written from Shopify's
 // documentation (test/helpers/shopify-proxy-signer.ts), read as the bridge's route reads a query.
-import { parse } from 'node:querystring';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ShopifyAccess } from '../../adapters/shopify/access.ts';
 import { ShopifyAdminApis } from '../../adapters/shopify/admin-api.ts';
 import { AllowedShops } from '../../adapters/shopify/allowed-shops.ts';
 import { shopifyApp } from '../../adapters/shopify/shopify-app.ts';
 import { shopifyStorefront } from '../../adapters/shopify/storefront.ts';
-import type { PlatformRequest, Storefront } from '../../src/core/platform-module.ts';
+import { routeQuery } from '../../src/core/platform-answers.ts';
+import type { Storefront } from '../../src/core/platform-module.ts';
 import { LowdbStore } from '../../src/core/store/lowdb/lowdb-store.ts';
 import { tempDataDir } from '../helpers/engine.ts';
 import { proxiedQuery, signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
@@ -43,19 +43,20 @@ beforeEach(async () => {
   return () => store.close();
 });
 
-/** The query as the bridge's route hands it on: Express's parser, a repeated key an array, arrays dropped. */
-const routeQuery = (query: string): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(parse(query)).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
-const asked = (query: Record<string, unknown>): PlatformRequest => ({
-  method: 'GET',
-  path: '/storefront/points',
-  query: query as Record<string, string>,
-  headers: {},
-  body: Buffer.alloc(0),
-});
-const who = (query: string) => storefront.customer(asked(routeQuery(query)));
+/** The request as the bridge's route hands it on, with this query: a string as it came, or each key's values. */
+const asked = (query: string | Readonly<Record<string, string | readonly string[]>>): Request => {
+  const pairs = (values: string | readonly string[]) => (typeof values === 'string' ? [values] : values);
+  const search =
+    typeof query === 'string'
+      ? query
+      : new URLSearchParams(
+          Object.entries(query).flatMap(([key, values]) =>
+            pairs(values).map((value): [string, string] => [key, value]),
+          ),
+        ).toString();
+  return new Request(`http://bridge.example/shopify/storefront/points?${search}`);
+};
+const who = (query: string) => storefront.customer(asked(query));
 
 describe('accepted', () => {
   it('a signed guest is a guest of that shop', async () => {
@@ -139,7 +140,7 @@ describe('refused', () => {
     const twice = `${proxiedQuery({ shop: SHOP, customerId: '7001' }, SECRET)}&logged_in_customer_id=7002`;
     // As the route reads it (the repeated key dropped), as an array, joined, or the last one kept.
     expect(await who(twice)).toEqual({ kind: 'refused' });
-    const base = routeQuery(twice);
+    const base = routeQuery(asked(twice));
     for (const value of [['7001', '7002'], '7001,7002', '7002'])
       expect(await storefront.customer(asked({ ...base, logged_in_customer_id: value }))).toEqual({ kind: 'refused' });
     // Even signed as Shopify signs a repeated key ("7001,7002"), it is no customer id.

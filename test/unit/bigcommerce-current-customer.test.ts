@@ -11,7 +11,6 @@ import {
   type CurrentCustomerRefusal,
 } from '../../adapters/bigcommerce/current-customer.ts';
 import { verifySignedPayload } from '../../adapters/bigcommerce/signed-payload.ts';
-import type { PlatformRequest } from '../../src/core/platform-module.ts';
 import { currentCustomerJwt, type CurrentCustomerJwtOptions } from '../helpers/bigcommerce-customer-jwt.ts';
 
 const STORE = 'abc123';
@@ -173,15 +172,20 @@ describe('who asks on a BigCommerce storefront', () => {
     onRefused: (reason) => void logged.push(reason),
   });
   /** A request whose body throws when read: the asker must decide from headers and query alone. */
-  const request = (headers: Record<string, string>, query: Record<string, string> = {}): PlatformRequest => ({
-    method: 'GET',
-    path: '/storefront/points',
-    query,
-    headers,
-    get body(): Buffer {
-      throw new Error('the body was read');
-    },
-  });
+  const request = (headers: Record<string, string>, query: Record<string, string> = {}): Request => {
+    const made = new Request(
+      `http://bridge.example/bigcommerce/storefront/points?${new URLSearchParams(query).toString()}`,
+      { headers },
+    );
+    // Who asks is read from the headers and query alone: its body, never.
+    for (const read of ['body', 'arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text'])
+      Object.defineProperty(made, read, {
+        get() {
+          throw new Error('the body was read');
+        },
+      });
+    return made;
+  };
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   it('is the customer a good token names, of a served store', async () => {
@@ -196,7 +200,7 @@ describe('who asks on a BigCommerce storefront', () => {
     logged.length = 0;
     const good = jwt();
     const stranger = jwt({ storeHash: 'zzz999' });
-    const rows: Array<[string, PlatformRequest]> = [
+    const rows: Array<[string, Request]> = [
       ['a forged bearer', request(bearer(jwt({ clientSecret: 'guess' })))],
       ['a bearer and a store', request(bearer(good), { store: STORE })],
       ['a bearer and another store', request(bearer(good), { store: 'def456' })],

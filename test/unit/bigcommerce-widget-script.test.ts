@@ -15,8 +15,12 @@ const THEME = new URL('../../extensions/loyalty-theme/', import.meta.url);
 
 async function served(clientId = CLIENT_ID, bridgeUrl = BRIDGE) {
   const route = bigCommerceWidgetRoute({ clientId, bridgeUrl });
-  const answer = await route.handle({ method: 'GET', path: route.path, query: {}, headers: {}, body: Buffer.alloc(0) });
-  if (!('script' in answer)) throw new Error('the widget route answers a script');
+  const served = await route.handle(new Request(`${BRIDGE}/bigcommerce${route.path}`));
+  if (!served.headers.get('content-type')?.startsWith('application/javascript'))
+    throw new Error('the widget route answers a script');
+  // What browsers and the CDN may keep it for, as its answer says.
+  const maxAgeSeconds = Number(/max-age=(\d+)/.exec(served.headers.get('cache-control') ?? '')?.[1]);
+  const answer = { status: served.status, script: await served.text(), maxAgeSeconds };
   return { route, answer };
 }
 

@@ -16,15 +16,16 @@ const SHOP = 'store.example/shop';
 const SITE = 'https://www.store.example/shop/';
 const logger = createLogger({ level: 'silent' });
 
-function exchange(store: LedgerStore, body: unknown, now?: Date) {
+async function exchange(store: LedgerStore, body: unknown, now?: Date) {
   const route = pluginConnectRoute({ store, logger, ...(now ? { now: () => now } : {}) });
-  return route.handle({
-    method: 'POST',
-    path: route.path,
-    query: {},
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  }) as Promise<{ status: number; json: Record<string, unknown> }>;
+  const answer = await route.handle(
+    new Request(`http://bridge.example/woocommerce${route.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    }),
+  );
+  return { status: answer.status, json: (await answer.json()) as Record<string, unknown> };
 }
 
 describe.each(ledgerBackends())('the plugin’s connection code (%s)', (_name, available, open) => {

@@ -1,7 +1,7 @@
 // The customer's identity in the store: who asks the storefront (../shared/DESIGN.md, "The storefront":
 // src/http/storefront-routes.ts, core/storefront/), and the store's own plugin where the platform needs one.
 import type { CustomerContact, Readiness, StorefrontAsker } from '../platform-shapes.ts';
-import type { PlatformRequest, RouteCors } from '../platform-routes.ts';
+import type { RouteCors } from '../platform-routes.ts';
 
 export interface Storefront {
   /**
@@ -14,7 +14,7 @@ export interface Storefront {
    * token): the shop and the customer, or a guest; never from anything unsigned. `refused`: the request is not
    * the platform's.
    */
-  customer(request: PlatformRequest): Promise<StorefrontAsker>;
+  customer(request: Request): Promise<StorefrontAsker>;
   /**
    * The customer's contact, read from the platform's own customer record on the bridge's side (never from the
    * browser), for the identifier the account keys users by. `not-allowed`: the install lacks what reading it needs
@@ -47,7 +47,7 @@ export interface StorefrontEntrance {
   /** As Storefront.cors, for this route. */
   cors: RouteCors | null;
   /** As Storefront.customer, from what this caller signs. */
-  customer(request: PlatformRequest): Promise<StorefrontAsker>;
+  customer(request: Request): Promise<StorefrontAsker>;
 }
 
 /**

@@ -3,6 +3,7 @@
 // TinyShop signs with the store's webhook secret, which the door checks still names that store. With its store
 // and webhook secret alone it is the smallest module there is, its webhooks; with its API too, a full one.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { merchantPageAnswer, plainPageAnswer, routeQuery } from '../../../src/core/platform-answers.ts';
 import type { PlatformModule } from '../../../src/core/platform-module.ts';
 import { httpUrl, secret, text } from '../../../src/setting-kinds.ts';
 import { tinyShopAdapter } from './adapter.ts';
@@ -72,7 +73,8 @@ export const tinyShop: PlatformModule<typeof settings> = {
         {
           method: 'GET',
           path: '/open',
-          async handle({ query }) {
+          async handle(request) {
+            const query = routeQuery(request);
             const at = Number(query.at);
             const given = Buffer.from(query.signature ?? '', 'hex');
             const expected = Buffer.from(signIn(webhookSecret, query.store ?? '', at), 'hex');
@@ -83,14 +85,17 @@ export const tinyShop: PlatformModule<typeof settings> = {
               given.length !== expected.length ||
               !timingSafeEqual(given, expected)
             )
-              return {
-                status: 401,
-                page: {
+              return plainPageAnswer(
+                401,
+                {
                   title: 'This link has expired',
                   paragraphs: ['It is not TinyShop’s, or it is too old: open the app again from your TinyShop admin.'],
+                  link: null,
+                  form: null,
                 },
-              };
-            return { merchantPage: { shop: store } };
+                { frameAncestors: null },
+              );
+            return merchantPageAnswer({ shop: store, user: null, mayConnectPlugin: null });
           },
         },
       ],

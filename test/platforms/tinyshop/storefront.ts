@@ -2,6 +2,7 @@
 // time, signed with the store's webhook secret (HMAC-SHA256, hex), good for five minutes; the customer's contact
 // is read from TinyShop's API on the bridge's side, which answers 403 while the store has not granted `customers`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { routeQuery } from '../../../src/core/platform-answers.ts';
 import type { Storefront } from '../../../src/core/platform-module.ts';
 
 const FRESH_MS = 5 * 60_000;
@@ -16,7 +17,8 @@ export function tinyShopStorefront(secret: string, store: string, apiUrl: string
     cors: null,
     entrances: [],
     served: async () => true,
-    async customer({ query }) {
+    async customer(request) {
+      const query = routeQuery(request);
       const at = Number(query.at);
       const customer = query.customer ?? '';
       const given = Buffer.from(query.signature ?? '', 'hex');
