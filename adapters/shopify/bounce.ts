@@ -10,7 +10,7 @@ import {
   textAnswer,
   type RouteQuery,
 } from '../../src/core/platform-answers.ts';
-import { MERCHANT_PAGE_VIEWS, type PlatformRoute } from '../../src/core/platform-module.ts';
+import { MERCHANT_VIEW_NAME, type PlatformRoute } from '../../src/core/platform-module.ts';
 import { trimTrailing } from '../../src/trim-trailing.ts';
 import { APP_BRIDGE_URL, SHOPIFY_APP_URL_PATH, SHOPIFY_BOUNCE_PATH, shopifyHead } from './paths.ts';
 
@@ -20,10 +20,9 @@ export const BOUNCED_PARAM = 'bounced';
 export const BOUNCE_WINDOW_S = 30;
 
 /** Where the bounce may send App Bridge back to: the App URL, and the merchant page's views under it. */
-const RETURN_PATHS: ReadonlySet<string> = new Set([
-  SHOPIFY_APP_URL_PATH,
-  ...MERCHANT_PAGE_VIEWS.map((view) => `${SHOPIFY_APP_URL_PATH}/${view}`),
-]);
+const returnsTo = (path: string) =>
+  path === SHOPIFY_APP_URL_PATH ||
+  (path.startsWith(`${SHOPIFY_APP_URL_PATH}/`) && MERCHANT_VIEW_NAME.test(path.slice(SHOPIFY_APP_URL_PATH.length + 1)));
 
 /** Whether this request is the return of a bounce made moments ago (a little clock skew between bridges allowed). */
 export function cameBackFromBounce(query: RouteQuery, nowS = Math.floor(Date.now() / 1000)): boolean {
@@ -41,7 +40,7 @@ export function redirectToBounce(request: Request, appUrl: string): Response {
   params.set(BOUNCED_PARAM, String(Math.floor(Date.now() / 1000)));
   // Back to the view the merchant reloaded (the address the admin keeps), or else the App URL.
   const asked = new URL(request.url).pathname;
-  const path = RETURN_PATHS.has(asked) ? asked : SHOPIFY_APP_URL_PATH;
+  const path = returnsTo(asked) ? asked : SHOPIFY_APP_URL_PATH;
   const reload = `${trimTrailing(appUrl, '/')}${path}?${params.toString()}`;
   const bounce = new URLSearchParams({
     shop: query.shop ?? '',
@@ -77,7 +76,7 @@ export function bounceRoute({
         target = undefined;
       }
       // App Bridge goes back only to this bridge's App URL (or a view under it): never an address a link chose.
-      if (!shop || !target || target.origin !== appOrigin || !RETURN_PATHS.has(target.pathname))
+      if (!shop || !target || target.origin !== appOrigin || !returnsTo(target.pathname))
         return textAnswer(400, 'This page is only reached from the app inside the Shopify admin.');
       return embeddedPageAnswer({ ...shopifyHead(shop, apiKey, [APP_BRIDGE_URL]), merchantPage: false });
     },

@@ -1,7 +1,7 @@
 // Shopify's flows as routes of its module, under /shopify: the App URL (and the merchant page's views under it,
 // which App Bridge keeps in the admin's address), the bounce page, install by OAuth; and the merchant page's
 // door. Only with the app (client id and secret); its page's sessions are keyed from the client secret.
-import { MERCHANT_PAGE_VIEWS, type PlatformParts, type PlatformWiring } from '../../src/core/platform-module.ts';
+import { MERCHANT_VIEW_SEGMENT, type PlatformParts, type PlatformWiring } from '../../src/core/platform-module.ts';
 import type { AllowedShops } from './allowed-shops.ts';
 import { shopifyAppUrl } from './app-url.ts';
 import { bounceRoute } from './bounce.ts';
@@ -57,7 +57,7 @@ export function shopifyFlows(
   return {
     routes: [
       { method: 'GET', path: '/app', handle },
-      ...MERCHANT_PAGE_VIEWS.map((view) => ({ method: 'GET' as const, path: `/app/${view}`, handle })),
+      { method: 'GET', path: `/app${MERCHANT_VIEW_SEGMENT}`, handle },
       ...(appUrl
         ? [bounceRoute({ apiKey, appUrl, sanitizeShop: (shop: string) => app.utils.sanitizeShop(shop) ?? undefined })]
         : []),

@@ -42,7 +42,7 @@ export type * from './capabilities/operator.ts';
 export type * from './capabilities/storefront.ts';
 export type * from './capabilities/codes.ts';
 export type * from './capabilities/widget.ts';
-export { MERCHANT_PAGE_VIEWS } from './platform-routes.ts';
+export { MERCHANT_VIEW_NAME, MERCHANT_VIEW_SEGMENT } from './platform-routes.ts';
 
 /** What a person reads: never the platform's code name. */
 export interface PlatformNames {

@@ -29,8 +29,13 @@ export interface PlatformHead {
   };
 }
 
-/** The merchant page's views, each with an address under a platform's app path (a reload of its admin opens the same one). */
-export const MERCHANT_PAGE_VIEWS = ['setup', 'orders', 'privacy'] as const;
+/**
+ * The last segment of a route's path that stands for any of the merchant page's views (`/app/:view`): a reload of the
+ * platform's admin asks for the view it shows. The views are the page's own (its nav in src/http/merchant/index.html),
+ * which no list here repeats; the bridge answers only a name of MERCHANT_VIEW_NAME's shape there, 404 otherwise.
+ */
+export const MERCHANT_VIEW_SEGMENT = '/:view';
+export const MERCHANT_VIEW_NAME = /^[a-z][a-z-]{0,30}$/;
 
 /** Who a bearer token the platform itself signed (not one the bridge made) names, or why it opens nothing. */
 export type PlatformSession =

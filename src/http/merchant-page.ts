@@ -6,13 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Response } from 'express';
-import { MERCHANT_PAGE_VIEWS, type PlatformHead } from '../core/platform-module.ts';
+import type { PlatformHead } from '../core/platform-module.ts';
 import { escapeHtml } from './plain-page.ts';
 
 const ASSETS = fileURLToPath(new URL('./merchant/', import.meta.url));
-
-/** The page's views, each with an address under the platform's app path (a reload of its admin opens the same one). */
-export const MERCHANT_VIEWS = MERCHANT_PAGE_VIEWS;
 
 /** The page's own script and style, for any page that loads them (they hold nothing of a shop); the page itself only through the App URL. */
 export function merchantAssets(): express.Router {

@@ -14,7 +14,8 @@ export function moduleRequest(req: ExpressRequest, name: string, route: Platform
   const url = new URL('http://localhost');
   // A Host header that is no host leaves the placeholder: the address is read for its path and query.
   if (req.headers.host) url.host = req.headers.host;
-  url.pathname = `/${name}${route.path}`;
+  // The route's own path (Express matches it in any case); a view's segment as the request named it.
+  url.pathname = `/${name}${route.path.replace(/:(\w+)$/, (_, param: string) => String(req.params[param] ?? ''))}`;
   const at = req.originalUrl.indexOf('?');
   url.search = at === -1 ? '' : req.originalUrl.slice(at + 1);
   const headers = new Headers();

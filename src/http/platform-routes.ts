@@ -5,7 +5,13 @@
 import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { PlatformModule, PlatformParts, PlatformRoute } from '../core/platform-module.ts';
+import {
+  MERCHANT_VIEW_NAME,
+  MERCHANT_VIEW_SEGMENT,
+  type PlatformModule,
+  type PlatformParts,
+  type PlatformRoute,
+} from '../core/platform-module.ts';
 import type { Logger } from '../logger.ts';
 import { answerOnceDropped, type BodyLimits, type BodyRead } from './body-reader.ts';
 import type { BridgeShopTokens, TokenPurpose } from './bridge-shop-token.ts';
@@ -95,6 +101,8 @@ function mountRoute(
   const { cors } = route;
   const { name } = pages;
   const handle = async (req: Request, res: Response) => {
+    if (route.path.endsWith(MERCHANT_VIEW_SEGMENT) && !MERCHANT_VIEW_NAME.test(String(req.params.view)))
+      return void res.status(404).json({ error: 'not found' });
     if (cors) setCorsHeaders(cors, req, res);
     let body: Buffer = Buffer.alloc(0);
     if (route.method === 'POST') {

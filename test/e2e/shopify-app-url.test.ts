@@ -258,7 +258,9 @@ describe('embedded: a managed install, then the first open', () => {
       'https://evil.example/shopify/app?shop=x',
       `${suite.running.url}/admin/api/orders`,
       `${suite.running.url}/shopify/app/../../admin/api/orders`,
-      `${suite.running.url}/shopify/app/elsewhere`,
+      // Under the App URL, but no view's address: the views are single words (index.html's nav).
+      `${suite.running.url}/shopify/app/setup/elsewhere`,
+      `${suite.running.url}/shopify/app/%2e%2e`,
       'javascript:alert(1)',
     ]) {
       const page = await fetch(
