@@ -131,11 +131,8 @@ export default tseslint.config(
       'adapters/woocommerce/module.ts', // build
       'src/composition/http-surface.ts', // httpSurface
       'src/composition/main.ts', // startBridge
-      'src/composition/storefront-reader.ts', // storefrontReader
       'src/http/platform-routes.ts', // moduleSurface
       'src/http/shop-attention.ts', // shopAttention
-      'src/http/shop-storefront-api.ts', // shopStorefrontApi
-      'src/http/storefront-routes.ts', // answerAsker
     ],
     rules: { 'max-lines-per-function': 'off' },
   },
