@@ -10,7 +10,6 @@ import { bridgeSandboxOf } from '../accounts/sandbox-trials.ts';
 import type { Activity } from '../activity.ts';
 import type { Engine } from '../core/engine.ts';
 import { laneStatus } from '../core/lanes.ts';
-import { CustomerPace } from '../core/storefront/customer-pace.ts';
 import type { ResyncJobs } from '../core/resync-jobs.ts';
 import { adminApi } from '../http/admin-api.ts';
 import { adminStores } from '../http/admin-stores.ts';
@@ -106,25 +105,14 @@ export async function httpSurface(
     storefrontWidget: storefront.widgets,
     logger,
   });
-  // One pace for every platform's storefront routes: a customer's requests counted wherever they come in.
-  const pace = new CustomerPace({ sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
   const registered = await registeredSurfaces(
     platforms.modules,
     store,
     shopRoutes,
     logger,
     adminToken,
-    (platform, { storefront: identity, codes }) =>
-      storefrontRoutes({
-        platform,
-        storefront: identity,
-        makesCodes: codes !== undefined,
-        store,
-        accounts,
-        reader: storefront.reader,
-        rewardCodes: storefront.rewardCodes,
-        pace,
-      }),
+    (platform, { storefront: identity }) =>
+      storefrontRoutes({ platform, storefront: identity, service: storefront.service }),
   );
   const demoPage = parts.demo?.page(shopRoutes);
   // The operator's actions, served by the admin API and its stores' routes.

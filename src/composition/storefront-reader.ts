@@ -1,12 +1,15 @@
 // The storefront's reader of customers' points and its reward codes, wired: the accounts and ledger they read,
 // the worker's budgets the reader comes after, the calls that make what it keeps stale, the worker's redeems of
-// the codes, the sweeper of open codes, and the privacy requests that reach what they keep.
+// the codes, the sweeper of open codes, and the privacy requests that reach what they keep; and the storefront's
+// service over them (src/services/storefront.ts), which the storefront's routes of every platform call.
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { Config } from '../config.ts';
 import type { CustomerCall } from '../core/customer-calls.ts';
 import type { Engine } from '../core/engine.ts';
+import type { PlatformParts } from '../core/platform-module.ts';
 import { CodeSweeper } from '../core/storefront/code-sweeper.ts';
 import { CoverChecks } from '../core/storefront/cover-checks.ts';
+import { CustomerPace } from '../core/storefront/customer-pace.ts';
 import { takeBacksOf } from '../core/storefront/customer-ledger.ts';
 import { fenceOf, holderId } from '../core/storefront/reservations.ts';
 import { RewardCodes } from '../core/storefront/reward-codes.ts';
@@ -17,6 +20,7 @@ import { WidgetKeeper } from '../core/storefront/widget-keeper.ts';
 import { takeBackChecks } from '../core/storefront/take-back-checks.ts';
 import type { LedgerStore } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { storefrontService, type StorefrontService } from '../services/storefront.ts';
 import type { Platforms } from './platforms.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 
@@ -25,13 +29,15 @@ export interface StorefrontWiring {
   rewardCodes: RewardCodes;
   sweeper: CodeSweeper;
   widgets: WidgetKeeper;
+  /** What a customer's page asks of their points, for every platform's storefront routes. */
+  service: StorefrontService;
   /** Its sweeper's loop, as http-surface.ts's BackgroundWork. */
   background: { what: string; start(): void; stop(): Promise<void> };
   /** The widget keeper's checks, likewise. */
   widgetChecks: { what: string; start(): void; stop(): Promise<void> };
 }
 
-export function storefrontReader(parts: {
+export interface StorefrontWiringParts {
   config: Pick<
     Config,
     | 'STOREFRONT_SHARE'
@@ -49,11 +55,58 @@ export function storefrontReader(parts: {
   rewardRepairMs?: number | undefined;
   /** How often storefront widgets are checked (tests hurry it; STOREFRONT_WIDGET_CHECK_MINUTES). */
   widgetCheckMs?: number | undefined;
-}): StorefrontWiring {
-  const { config, engine, accounts, store, platforms, logger } = parts;
-  const partsOf = (platform: string) => platforms.modules.find(({ module }) => module.name === platform)?.parts;
-  const storefrontOf = (platform: string) => partsOf(platform)?.storefront;
+}
+
+type PartsOf = (platform: string) => PlatformParts | undefined;
+
+export function storefrontReader(parts: StorefrontWiringParts): StorefrontWiring {
+  const { config, accounts, store, platforms, logger } = parts;
+  const partsOf: PartsOf = (platform) => platforms.modules.find(({ module }) => module.name === platform)?.parts;
   const codesOf = (platform: string) => partsOf(platform)?.codes;
+  const { reader, rewardCodes, checks } = readerAndCodes(parts, codesOf);
+  const sweeper = new CodeSweeper({
+    store,
+    codes: rewardCodes,
+    checks,
+    codesOf,
+    served: async (platform, shop) => (await partsOf(platform)?.storefront?.served(shop)) ?? true,
+    accounts,
+    logger,
+    settleMs: config.REWARD_SETTLE_MINUTES * 60_000,
+    ...(parts.rewardRepairMs !== undefined ? { repairMs: parts.rewardRepairMs } : {}),
+  });
+  keepFresh(parts, reader, codesOf);
+  const widgets = widgetKeeper(parts, partsOf);
+  // A module closed a shop's storefront (its plugin disconnected): off as the merchant's switch turns it off, with
+  // its widget; the sweep that removes its open codes talks to the store, so it runs after the module's answer.
+  platforms.onStorefrontClosed = async (platform, shop, by) => {
+    const served = async () => (await partsOf(platform)?.storefront?.served(shop)) ?? true;
+    await setStorefront(store, { platform, shop, on: false, by }, served);
+    await widgets.turnedOff(platform, shop);
+    logger.info({ platform, shop }, 'a shop’s storefront was closed by its store; its open codes are removed');
+    void sweeper.sweep().catch(() => undefined);
+  };
+  // One pace for every platform's storefront routes: a customer's requests counted wherever they come in.
+  const pace = new CustomerPace({ sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
+  const service = storefrontService({ partsOf, store, accounts, reader, rewardCodes, pace });
+  const sweeps = config.REWARD_SWEEP_SECONDS * 1000;
+  const widgetMs = parts.widgetCheckMs ?? config.STOREFRONT_WIDGET_CHECK_MINUTES * 60_000;
+  return {
+    reader,
+    rewardCodes,
+    sweeper,
+    widgets,
+    service,
+    background: every('the sweeper of open reward codes', sweeps, () => sweeper.sweep(), logger),
+    widgetChecks: every('the checks of storefront widgets', widgetMs, () => widgets.check(), logger),
+  };
+}
+
+/** The reader and the reward codes, each asking the other, and the worker's and adjustments' hooks into them. */
+function readerAndCodes(
+  { config, engine, accounts, store, logger }: StorefrontWiringParts,
+  codesOf: (platform: string) => PlatformParts['codes'],
+): { reader: StorefrontReader; rewardCodes: RewardCodes; checks: CoverChecks } {
   // An account's pool (AccountPool); one no longer there is alone.
   const poolOf = async (id: string) => (await (await accounts.runtime(id))?.pool()) ?? { holder: id, members: [id] };
   const reader: StorefrontReader = new StorefrontReader({
@@ -72,17 +125,15 @@ export function storefrontReader(parts: {
   const checks = new CoverChecks({ store, codesOf, reader, codes: rewardCodes, logger, now: () => new Date() });
   engine.worker.coverChecks = checks;
   engine.adjustments.takeBackChecks = takeBackChecks(store, checks);
-  const sweeper = new CodeSweeper({
-    store,
-    codes: rewardCodes,
-    checks,
-    codesOf,
-    served: async (platform, shop) => (await storefrontOf(platform)?.served(shop)) ?? true,
-    accounts,
-    logger,
-    settleMs: config.REWARD_SETTLE_MINUTES * 60_000,
-    ...(parts.rewardRepairMs !== undefined ? { repairMs: parts.rewardRepairMs } : {}),
-  });
+  return { reader, rewardCodes, checks };
+}
+
+/** What makes the reader's kept balances, contacts and refusals stale, and the privacy requests that reach them. */
+function keepFresh(
+  { config, engine, accounts, store, platforms, logger }: StorefrontWiringParts,
+  reader: StorefrontReader,
+  codesOf: (platform: string) => PlatformParts['codes'],
+): void {
   const stale = (call: CustomerCall) => {
     reader.dropBalance(call.account, call.customer);
     // A conversion rewards its referrer: theirs is stale too.
@@ -102,8 +153,11 @@ export function storefrontReader(parts: {
     reader.forgetRefusals(platform, shop);
     checkAgain?.(platform, shop);
   };
-  // The widget's script, where the platform loads it from the bridge: its storefront routes' widget.js, per shop.
-  const widgets = new WidgetKeeper({
+}
+
+/** The widget's script, where the platform loads it from the bridge: its storefront routes' widget.js, per shop. */
+function widgetKeeper({ config, store, logger }: StorefrontWiringParts, partsOf: PartsOf): WidgetKeeper {
+  return new WidgetKeeper({
     store,
     widgetOf: (platform) => partsOf(platform)?.widget,
     scriptUrl: (platform, shop) =>
@@ -112,29 +166,6 @@ export function storefrontReader(parts: {
         : undefined,
     logger,
   });
-  // A module closed a shop's storefront (its plugin disconnected): off as the merchant's switch turns it off, with
-  // its widget; the sweep that removes its open codes talks to the store, so it runs after the module's answer.
-  platforms.onStorefrontClosed = async (platform, shop, by) => {
-    const storefront = storefrontOf(platform);
-    const served = async () => (await storefront?.served(shop)) ?? true;
-    await setStorefront(store, { platform, shop, on: false, by }, served);
-    await widgets.turnedOff(platform, shop);
-    logger.info({ platform, shop }, 'a shop’s storefront was closed by its store; its open codes are removed');
-    void sweeper.sweep().catch(() => undefined);
-  };
-  const background = every(
-    'the sweeper of open reward codes',
-    config.REWARD_SWEEP_SECONDS * 1000,
-    () => sweeper.sweep(),
-    logger,
-  );
-  const widgetChecks = every(
-    'the checks of storefront widgets',
-    parts.widgetCheckMs ?? config.STOREFRONT_WIDGET_CHECK_MINUTES * 60_000,
-    () => widgets.check(),
-    logger,
-  );
-  return { reader, rewardCodes, sweeper, widgets, background, widgetChecks };
 }
 
 /** Work on a timer, one run at a time, as http-surface.ts's BackgroundWork: a run that fails is logged and runs again. */
