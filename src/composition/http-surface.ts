@@ -68,12 +68,62 @@ export interface HttpSurfaceParts extends Omit<FlowContext, 'shopRoutes'> {
 export async function httpSurface(
   parts: HttpSurfaceParts,
 ): Promise<{ handler: RequestListener; background: BackgroundWork[] }> {
-  const { config, store, platforms, logger, adminToken, engine, accounts, resyncJobs, metrics } = parts;
+  const { config, store, platforms, logger, adminToken } = parts;
   const sandbox = parts.sandbox?.app;
   // In sandbox mode a merchant may try the bridge on its sandbox before entering their own account; the operator may
   // make an account there too.
   const bridgeSandbox = sandbox ? bridgeSandboxOf(sandbox, parts.loyaltyBaseUrl) : undefined;
   const storefront = storefrontReader(parts);
+  const shopRoutes = merchantRoutes(parts, storefront, bridgeSandbox);
+  const registered = await registeredSurfaces(
+    platforms.modules,
+    store,
+    shopRoutes,
+    logger,
+    adminToken,
+    (platform, { storefront: identity }) =>
+      storefrontRoutes({ platform, storefront: identity, service: storefront.service }),
+  );
+  const demoPage = parts.demo?.page(shopRoutes);
+  const operator = operatorActions(parts, bridgeSandbox);
+  const adminRoutes = adminApi({ token: adminToken, tokenLabel: config.ADMIN_TOKEN_LABEL, operator, logger });
+  const doors = [...registered.map(({ door }) => door), demoPage?.door].filter((door) => door !== undefined);
+  const admin = doors.length > 0 ? express.Router().use(...doors, adminRoutes) : adminRoutes;
+  bindMetrics(parts);
+  const handler = createHttpHandler({
+    logger,
+    metrics: parts.metrics,
+    readiness: () =>
+      readiness({
+        store,
+        dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined,
+        health: parts.health,
+        gate: parts.gate,
+      }),
+    webhooks: parts.webhooks,
+    admin,
+    dashboard: dashboard(),
+    merchantAssets: merchantAssets(),
+    adminStores: adminStores({ token: adminToken, operator, logger }),
+    platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
+    ...(demoPage ? { demoPage: { prefix: DEMO_PAGE_PREFIX, routes: demoPage.routes, origin: demoPage.origin } } : {}),
+    ...(sandbox ? { sandbox: sandbox.app } : {}),
+  });
+  return {
+    handler,
+    background: [...modulesWork(platforms), storefront.background, storefront.widgetChecks],
+  };
+}
+
+type BridgeSandbox = ReturnType<typeof bridgeSandboxOf> | undefined;
+
+/** The merchant's service, and the admin API as a shop's own page calls it. */
+function merchantRoutes(
+  parts: HttpSurfaceParts,
+  storefront: ReturnType<typeof storefrontReader>,
+  bridgeSandbox: BridgeSandbox,
+): express.Router {
+  const { store, platforms, engine, accounts, logger } = parts;
   const partsOf = (platform: string) => platforms.modules.find(({ module }) => module.name === platform)?.parts;
   const merchant = merchantService({
     store,
@@ -81,7 +131,7 @@ export async function httpSurface(
     accounts,
     privacy: engine.privacy,
     retryDeadLetter: (letter, lane) => engine.retryDeadLetter(letter, lane),
-    resyncJobs,
+    resyncJobs: parts.resyncJobs,
     bridgeSandbox,
     ingest: engine.ingest,
     accountCalls: parts.accountCalls,
@@ -95,7 +145,7 @@ export async function httpSurface(
     spentLongMs: engine.worker.budgetSpentLongMs,
     logger,
   });
-  const shopRoutes = shopAdminApi({
+  return shopAdminApi({
     merchant,
     store,
     partsOf,
@@ -105,19 +155,13 @@ export async function httpSurface(
     storefrontWidget: storefront.widgets,
     logger,
   });
-  const registered = await registeredSurfaces(
-    platforms.modules,
-    store,
-    shopRoutes,
-    logger,
-    adminToken,
-    (platform, { storefront: identity }) =>
-      storefrontRoutes({ platform, storefront: identity, service: storefront.service }),
-  );
-  const demoPage = parts.demo?.page(shopRoutes);
-  // The operator's actions, served by the admin API and its stores' routes.
-  const operatorActions = operatorService({
-    sandbox: Boolean(sandbox),
+}
+
+/** The operator's actions, served by the admin API and its stores' routes. */
+function operatorActions(parts: HttpSurfaceParts, bridgeSandbox: BridgeSandbox) {
+  const { config, engine, platforms, accounts } = parts;
+  return operatorService({
+    sandbox: parts.sandbox !== undefined,
     bridgeSandbox: bridgeSandbox ?? null,
     demo: () => parts.demo?.running ?? false,
     demoShops: () => parts.demo?.shops ?? [],
@@ -132,56 +176,32 @@ export async function httpSurface(
       }),
     engine,
     platforms,
-    resyncJobs,
+    resyncJobs: parts.resyncJobs,
     client: parts.client,
     health: parts.health,
     activity: parts.activity,
-    logger,
+    logger: parts.logger,
     words: operatorWords({ engine, platforms, accounts }),
   });
-  const operator = adminApi({
-    token: adminToken,
-    tokenLabel: config.ADMIN_TOKEN_LABEL,
-    operator: operatorActions,
-    logger,
-  });
-  const doors = [...registered.map(({ door }) => door), demoPage?.door].filter((door) => door !== undefined);
-  const admin = doors.length > 0 ? express.Router().use(...doors, operator) : operator;
+}
+
+function bindMetrics({ metrics, engine, store, accounts, client, accountCalls }: HttpSurfaceParts): void {
   metrics.bind({
     inFlight: () => engine.worker.stats.inFlight,
     store: () => store.stats(),
     deadLetters: () => store.countDeadLetters(),
-    limiter: () => parts.client.limiter.stats(),
+    limiter: () => client.limiter.stats(),
     paused: async () => (await engine.accounts.all()).some((account) => account.authPause.paused),
     lanes: async () => laneStatus(await store.laneCounts(), engine.worker.lanes, new Date()),
     // Scraped without credentials: each account's own calls and spent budget only (account-load.ts).
     accounts: () =>
-      accountLoads({
-        accounts,
-        store,
-        view: publicView(() => engine.worker.spentAccounts, parts.accountCalls),
-      }),
+      accountLoads({ accounts, store, view: publicView(() => engine.worker.spentAccounts, accountCalls) }),
   });
-  const handler = createHttpHandler({
-    logger,
-    metrics,
-    readiness: () =>
-      readiness({
-        store,
-        dataDir: store.kind === 'lowdb' ? config.DATA_DIR : undefined,
-        health: parts.health,
-        gate: parts.gate,
-      }),
-    webhooks: parts.webhooks,
-    admin,
-    dashboard: dashboard(),
-    merchantAssets: merchantAssets(),
-    adminStores: adminStores({ token: adminToken, operator: operatorActions, logger }),
-    platformRoutes: Object.fromEntries(registered.map(({ name, routes }) => [name, routes])),
-    ...(demoPage ? { demoPage: { prefix: DEMO_PAGE_PREFIX, routes: demoPage.routes, origin: demoPage.origin } } : {}),
-    ...(sandbox ? { sandbox: sandbox.app } : {}),
-  });
-  const modulesWork = platforms.modules.flatMap(({ module, parts: built }) =>
+}
+
+/** What a platform's module runs beside the requests, by what the log calls it. */
+const modulesWork = (platforms: HttpSurfaceParts['platforms']): BackgroundWork[] =>
+  platforms.modules.flatMap(({ module, parts: built }) =>
     built.background
       ? [
           {
@@ -192,8 +212,3 @@ export async function httpSurface(
         ]
       : [],
   );
-  return {
-    handler,
-    background: [...modulesWork, storefront.background, storefront.widgetChecks],
-  };
-}
