@@ -8,6 +8,7 @@ import {
   merchantPageAnswer,
   plainPageAnswer,
   redirectAnswer,
+  repeatsAName,
   routeQuery,
   textAnswer,
   withHeaders,
@@ -90,6 +91,9 @@ async function allowedShop(
   { app, allowed, logger }: ShopifyFlowParts,
   request: Request,
 ): Promise<{ shop: string } | { refused: Response }> {
+  // The library checks Shopify's signature over one copy of a name and may use the other: such a link is no install's.
+  if (repeatsAName(request))
+    return { refused: page(400, 'This install link is not valid', 'Open the app again from your Shopify admin.') };
   const shop = app.utils.sanitizeShop((routeQuery(request).shop ?? '').trim().toLowerCase());
   if (!shop) return { refused: whichShop() };
   const allowance = await allowed.check(shop);

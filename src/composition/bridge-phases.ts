@@ -1,6 +1,6 @@
 // startBridge's phases (main.ts), in the order they run: the ledger opened, the core built on it, the ledger
-// prepared for this release, the background work wired, then served. Each phase releases the ledger if it fails, so
-// a failed start leaves it free for the next.
+// prepared for this release, the background work wired, then served. The first three release the ledger if they
+// fail, so a failed start leaves it free for the next; a failure once the work is wired is the process's end.
 import { AccountCalls } from '../accounts/account-calls.ts';
 import { linkEarlierShops } from '../accounts/earlier-shops.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';

@@ -107,6 +107,15 @@ export function routeQuery(request: Request): RouteQuery {
   return query;
 }
 
+/**
+ * Whether a name is given twice in the query. routeQuery leaves such a name out, but a library handed the whole
+ * request may read either copy where a signature covered the other: a signed request repeats no name.
+ */
+export const repeatsAName = (request: Request): boolean => {
+  const params = new URL(request.url).searchParams;
+  return new Set(params.keys()).size !== [...params.keys()].length;
+};
+
 /** A text answer, as the bridge answers text. */
 export const textAnswer = (status: number, text: string): Response =>
   new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });

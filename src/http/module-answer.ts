@@ -77,7 +77,8 @@ async function sendBridgeAnswer(res: ExpressResponse, answer: BridgeAnswer, page
   // Its headers are the bridge's, set where it was made (cache-control copied above).
   if (rendered.kind === 'download')
     res.type(answer.headers.get('content-type') ?? 'application/octet-stream').attachment(rendered.fileName);
-  else res.type(answer.headers.get('content-type') ?? 'application/javascript; charset=utf-8');
+  // A script is served as JavaScript, whatever headers were set on it since: never a page.
+  else res.type('application/javascript; charset=utf-8');
   res.send(Buffer.from(await answer.arrayBuffer()));
 }
 

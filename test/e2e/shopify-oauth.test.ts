@@ -90,6 +90,10 @@ describe('an install by OAuth', () => {
     const tampered = new URL(callback);
     tampered.searchParams.set('code', 'an-attackers-code');
     expect((await back(tampered, { cookie: cookies })).status).toBe(400);
+    // A second code beside the signed one: Shopify's signature covers one copy, the exchange could take the other.
+    const doubled = new URL(callback);
+    doubled.search = `code=an-attackers-code&${callback.search.slice(1)}`;
+    expect((await back(doubled, { cookie: cookies })).status).toBe(400);
     const forged = new URL(callback);
     forged.searchParams.set('state', 'another-state');
     expect((await back(forged, { cookie: cookies })).status).toBe(400);

@@ -28,6 +28,7 @@ import {
   merchantPageAnswer,
   redirectAnswer,
   routeQuery,
+  scriptAnswer,
   textAnswer,
   withHeaders,
 } from '../../src/core/platform-answers.ts';
@@ -97,6 +98,11 @@ function pageModule(name: string, serves: (shop: string) => boolean): PlatformMo
           { error: `no store ${routeQuery(request).store ?? ''}` },
           { status: 404, headers: { 'content-type': 'text/html' } },
         ),
+    },
+    {
+      method: 'GET',
+      path: '/retyped.js',
+      handle: async () => withHeaders(scriptAnswer('document.title = 1;', 60), { 'content-type': 'text/html' }, []),
     },
     {
       method: 'GET',
@@ -353,6 +359,9 @@ describe('a platform module’s routes', () => {
     expect(typed.status).toBe(500);
     expect(typed.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await typed.text()).not.toContain('<script>');
+    // A script of the bridge's, its type changed since it was made: still served as a script, never as a page.
+    const retyped = await fetch(url('/tiny/retyped.js'));
+    expect(retyped.headers.get('content-type')).toMatch(/^application\/javascript/);
   });
 });
 
