@@ -1,5 +1,5 @@
-// A platform module's routes, each a Fetch handler, Request in and Response out, as @shopify/shopify-api's web-api
-// adapter takes them: src/http mounts them (platform-routes.ts there), so a module never imports the bridge's HTTP
+// A platform module's routes, each a Fetch handler, Request in and Response out, as the web's own server libraries
+// take them: src/http mounts them (platform-routes.ts there), so a module never imports the bridge's HTTP
 // layer. A route reads `new URL(request.url)` (http://<host>/<name><path>?<query>; routeQuery for its parameters),
 // `request.headers`, and a POST's bytes (`request.arrayBuffer()`), read within its limit before it is called.
 // It answers JSON (`Response.json`), text, or a redirect (platform-answers.ts: textAnswer, redirectAnswer), with
