@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { DeadLetter } from '../core/store/ledger-store.ts';
 import type { Logger } from '../logger.ts';
 import { letterCallWords } from '../core/order-words.ts';
-import { letterOrderName } from '../http/problems.ts';
+import { letterOrderName } from '../core/letter-names.ts';
 import { fail, out, UsageError, withReadOnlyStore, type Remote } from './common.ts';
 
 export async function deadLetters(

@@ -1,5 +1,5 @@
-// Dead letters' orders and a spent budget's time as a person reads them, for the merchant's Home (and any page
-// below http): src/http/problems.ts keeps the operator's copy until it moves below http too (issue 70).
+// Dead letters' orders and a spent budget's time as a person reads them: the merchant's Home, the operator's
+// problems (src/http/problems.ts) and the CLI say them alike.
 import type { DeadLetter, OrderWorkRole, OperatorQueries, DeadLetterRole } from './store/ledger-store.ts';
 
 /** How many of the letters' orders are named; the rest are counted. */

@@ -1,12 +1,13 @@
 // What stops orders earning, for the operator: the top of the dashboard and `status`'s `!!` lines. Each
 // problem names its cause and the fix for that cause (an address the bridge refused is changed here; a key
 // the service refused is put right at the service), in words; a configuration name only as the fix's detail.
+import { lastedWords, lettersOrdersNamed } from '../core/letter-names.ts';
 import type { AccountLoad } from '../accounts/account-load.ts';
 import type { AccountRecord } from '../accounts/account-records.ts';
 import { causeOfCheck } from '../accounts/check-cause.ts';
 import { DEFAULT_ACCOUNT, type AccountRuntime } from '../core/accounts.ts';
 import type { ShopLaneCounts } from '../core/lanes.ts';
-import type { DeadLetter, OrderWorkRole, OperatorQueries, DeadLetterRole } from '../core/store/ledger-store.ts';
+import type { OrderWorkRole, OperatorQueries, DeadLetterRole } from '../core/store/ledger-store.ts';
 import { trimTrailing } from '../trim-trailing.ts';
 import { counted, isAre } from '../counted.ts';
 
@@ -25,9 +26,6 @@ export interface Problem {
   /** The account it is of, where it is one's. */
   account?: string;
 }
-
-/** How many orders a dead-letter problem names before "and N more". */
-const NAMED_ORDERS = 3;
 
 export interface ProblemParts {
   store: Pick<OrderWorkRole & OperatorQueries & DeadLetterRole, 'listDeadLetters' | 'getOrder' | 'laneCountsByShop'>;
@@ -110,12 +108,6 @@ export async function operatorProblems(parts: ProblemParts): Promise<Problem[]> 
   return problems;
 }
 
-/** How long a budget has been spent, as a person says it ("4 minutes"): a threshold may be under one. */
-export function lastedWords(ms: number): string {
-  const minutes = Math.floor(ms / 60_000);
-  return minutes < 1 ? 'less than a minute' : minutes === 1 ? 'a minute' : `${minutes} minutes`;
-}
-
 /** The refusal alone, without the call's name or the fix the error adds (the problem has its own). */
 const refusalWords = (detail: string | undefined) =>
   detail ? `: ${detail.replace(/^[a-zA-Z]+: /, '').split('. ')[0]}` : '';
@@ -138,36 +130,6 @@ async function heldOrders(parts: ProblemParts, shops: ShopLaneCounts[]): Promise
     });
   }
   return held;
-}
-
-/** The order a letter is of, as the store shows it (#1001); its key where the order is gone. */
-export async function letterOrderName(
-  store: Pick<OrderWorkRole & OperatorQueries & DeadLetterRole, 'getOrder'>,
-  letter: Pick<DeadLetter, 'orderKey'>,
-): Promise<string | undefined> {
-  if (!letter.orderKey) return undefined;
-  const order = await store.getOrder(letter.orderKey);
-  return order?.snapshot.orderName || order?.orderId;
-}
-
-/**
- * The orders of letters (newest first) as the store shows them, the first few named and the rest counted:
- * " (orders #1001, #1002 and 3 more)"; empty where none can be named.
- */
-export async function lettersOrdersNamed(
-  store: Pick<OrderWorkRole & OperatorQueries & DeadLetterRole, 'getOrder'>,
-  newestFirst: ReadonlyArray<Pick<DeadLetter, 'orderKey'>>,
-): Promise<string> {
-  const names: string[] = [];
-  for (const letter of newestFirst) {
-    if (names.length === NAMED_ORDERS) break;
-    const name = await letterOrderName(store, letter);
-    if (name && !names.includes(name)) names.push(name);
-  }
-  const more = newestFirst.length - names.length;
-  return names.length === 0
-    ? ''
-    : ` (order${names.length > 1 ? 's' : ''} ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
 }
 
 /** The dead letters as one problem, their orders named; the fix points at an account's problem first, if any. */
