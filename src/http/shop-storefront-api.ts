@@ -27,9 +27,11 @@ export function shopStorefrontApi(parts: StorefrontSettingsParts): express.Route
     send(res, await settings.turn(at, on, byOf(res)));
   });
   // Only to who may connect the plugin, as its sign-in proved (the plugin's door signs it; res.locals.mayConnectPlugin).
-  router.post('/storefront/plugin-code', async (_req, res) =>
-    send(res, await settings.pluginCode(shopRefOf(res), res.locals.mayConnectPlugin as boolean | undefined)),
-  );
+  // Never kept by a cache, whatever it answers (a failure too, as before the service).
+  router.post('/storefront/plugin-code', async (_req, res) => {
+    res.set('cache-control', 'no-store');
+    send(res, await settings.pluginCode(shopRefOf(res), res.locals.mayConnectPlugin as boolean | undefined));
+  });
   router.get('/storefront/rewards', async (_req, res) => send(res, await settings.rewards(shopRefOf(res))));
   router.put('/storefront/rewards', async (req, res) =>
     send(res, await settings.saveRewards(shopRefOf(res), req.body, byOf(res))),

@@ -2,6 +2,8 @@
 // bridge: PocketShop's adapter, fed the exact bytes, with signatures made here over them.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { shapeOf } from '../../../adapters/shared/kept-fields.ts';
+import { signedWebhookAdapter } from '../../../adapters/shared/signed-webhooks.ts';
 import { storedDelivery } from '../../../src/core/platform-adapter.ts';
 import { pocketShopAdapter, SIGNATURE } from './module.ts';
 
@@ -40,6 +42,29 @@ describe('an adapter made by signedWebhookAdapter', () => {
         status: 400,
         reason: expect.stringMatching(reason),
       });
+  });
+
+  it('refuses for good (400) an authentic body its platform cannot read, never 503, which is sent again forever', async () => {
+    const strict = signedWebhookAdapter({
+      platform: 'pocketshop',
+      signature: { header: SIGNATURE, encoding: 'hex' },
+      secrets: async () => [SECRET],
+      read: (value) => {
+        if (typeof value.order !== 'object') throw new TypeError('a delivery without its order');
+        return value;
+      },
+      describe: () => ({ topic: 'order.paid', shop: 'acme', id: 'd-1' }),
+      translate: async () => ({ kind: 'ignored', reason: 'not read here' }),
+      kept: shapeOf([]),
+      personal: { personal: new Set(), emailKeys: new Set(), phoneKeys: new Set(), orderIdKeys: [] },
+    });
+    const orderless = body({ id: 'd-1', topic: 'order.paid', shop: 'acme' });
+    const answer = await strict.verify({
+      body: orderless,
+      headers: { [SIGNATURE]: hex(orderless) },
+      receivedAt: new Date(),
+    });
+    expect(answer).toMatchObject({ ok: false, status: 400, reason: 'the body is not a delivery of this platform' });
   });
 
   it('keys a delivery by its shop, keeps only what translation reads, and checks the events it makes', async () => {
