@@ -42,6 +42,21 @@ describe.skipIf(!chromiumAvailable)("the storefront's switch in Set up", () => {
       await page.close();
     });
 
+  it('opens Set up when pressed at once, while the views’ modules are still on their way', async () => {
+    // The page's load does not wait for the views' modules (merchant.js imports them): a slow one must not leave the
+    // first press of a button without its effect.
+    const page = await browser.newPage({ viewport: { width: 390, height: 900 } });
+    await page.route('**/merchant/setup.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.goto(world.signInUrl);
+    await page.locator('#go-setup').click();
+    await page.locator('#storefront-switch input').waitFor({ timeout: 10_000 });
+    expect(await page.locator('[data-view="setup"]').isVisible()).toBe(true);
+    await page.close();
+  });
+
   it('shows what is saved after a refusal, not the opposite of what was asked', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(world.signInUrl);
