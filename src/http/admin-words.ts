@@ -6,7 +6,7 @@ import type { Engine } from '../core/engine.ts';
 import type { Platforms } from '../core/platforms.ts';
 import type { OperatorWords } from '../services/operator.ts';
 import { activityWords } from './activity-words.ts';
-import { withDetailWords, withWords, wordsOfRecord, type WordsParts } from './order-words-view.ts';
+import { withDetailWords, withWords, wordsOfRecord, type WordsParts } from '../core/order-words-view.ts';
 import { letterOrderName } from '../core/letter-names.ts';
 import { operatorProblems } from './problems.ts';
 import { stateChart } from './state-chart.ts';

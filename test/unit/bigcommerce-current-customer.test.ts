@@ -12,6 +12,7 @@ import {
 } from '../../adapters/bigcommerce/current-customer.ts';
 import { verifySignedPayload } from '../../adapters/bigcommerce/signed-payload.ts';
 import { currentCustomerJwt, type CurrentCustomerJwtOptions } from '../helpers/bigcommerce-customer-jwt.ts';
+import { unreadRequest } from '../helpers/unread-request.ts';
 
 const STORE = 'abc123';
 const SERVED = new Set([STORE, 'def456']);
@@ -171,21 +172,8 @@ describe('who asks on a BigCommerce storefront', () => {
     served: async (shop) => SERVED.has(shop),
     onRefused: (reason) => void logged.push(reason),
   });
-  /** A request whose body throws when read: the asker must decide from headers and query alone. */
-  const request = (headers: Record<string, string>, query: Record<string, string> = {}): Request => {
-    const made = new Request(
-      `http://bridge.example/bigcommerce/storefront/points?${new URLSearchParams(query).toString()}`,
-      { headers },
-    );
-    // Who asks is read from the headers and query alone: its body, never.
-    for (const read of ['body', 'arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text'])
-      Object.defineProperty(made, read, {
-        get() {
-          throw new Error('the body was read');
-        },
-      });
-    return made;
-  };
+  const request = (headers: Record<string, string>, query: Record<string, string> = {}): Request =>
+    unreadRequest('/bigcommerce/storefront/points', headers, query);
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   it('is the customer a good token names, of a served store', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checkPluginIdentity, wooCustomerAsker } from '../../adapters/woocommerce/plugin-identity.ts';
 import type { KeyOf } from '../../adapters/woocommerce/plugin-keys.ts';
 import { DOOR_PURPOSE, IDENTITY_PURPOSE, pluginSignature } from '../../adapters/woocommerce/plugin-signature.ts';
+import { unreadRequest } from '../helpers/unread-request.ts';
 
 const KEY = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8';
 const KEY_ID = 'pk_AAAAAAAAAAAA';
@@ -143,20 +144,8 @@ describe('the plugin’s identity token', () => {
 });
 
 describe('who asks a WooCommerce storefront', () => {
-  const request = (headers: Record<string, string>, query: Record<string, string> = {}): Request => {
-    const made = new Request(
-      `http://bridge.example/woocommerce/storefront/points?${new URLSearchParams(query).toString()}`,
-      { headers },
-    );
-    // Who asks is read from the headers and query alone: its body, never.
-    for (const read of ['body', 'arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text'])
-      Object.defineProperty(made, read, {
-        get() {
-          throw new Error('the body was read');
-        },
-      });
-    return made;
-  };
+  const request = (headers: Record<string, string>, query: Record<string, string> = {}): Request =>
+    unreadRequest('/woocommerce/storefront/points', headers, query);
   const refusals: string[] = [];
   const asker = wooCustomerAsker({
     keyOf,
