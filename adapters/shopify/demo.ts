@@ -1,7 +1,14 @@
 // Shopify's shop in the first run's demo store: orders paid, fulfilled, refunded, cancelled, referred, a
 // test order, one without a phone, each step delivered as Shopify signs it.
 import type { DemoOrder, PlatformDemo } from '../../src/core/platform-module.ts';
+import type { BenefitKind } from '../../src/core/reward-benefit.ts';
 import { DEMO_CUSTOMER_ID, shopifyDeliveryHeaders, shopifyDemoStorefront } from './demo-storefront.ts';
+
+const SHOPIFY_CODE_TYPE: Record<BenefitKind, string> = {
+  amount_off: 'fixed_amount',
+  percent_off: 'percentage',
+  free_shipping: 'shipping',
+};
 
 const SHOP = 'loyalty-bridge-demo.myshopify.com';
 
@@ -71,7 +78,10 @@ function body(id: number, number: number, order: DemoOrder<Step>, step: Step, at
           { name: 'loyalty_referrer', value: 'ADA-FRIEND' },
         ]
       : [],
-    discount_codes: order.code ? [{ ...order.code, type: 'fixed_amount' }] : [],
+    // Shopify's discount_codes[].type: fixed_amount, percentage or shipping.
+    discount_codes: order.code
+      ? [{ code: order.code.code, amount: order.code.amount, type: SHOPIFY_CODE_TYPE[order.code.kind] }]
+      : [],
     refunds: [],
     customer: {
       // A checkout's on the store page is the signed-in customer's.

@@ -186,12 +186,12 @@ function checkout(parts: DemoStorefrontPageParts, checkedOut: Set<number>): Requ
     const text = typeof body.code === 'string' ? body.code : '';
     if (!signedIn(req, parts.session))
       return sendPage(res, 400, page(parts, req.baseUrl, false, { refused: 'Sign in to pay with a reward code.' }));
-    const used = codes.use(text, storefront.customer.id);
+    const used = codes.use(text, storefront.customer.id, CART.price);
     if ('refused' in used) return sendPage(res, 400, page(parts, req.baseUrl, true, { refused: used.refused }));
     const order: DemoOrder = {
       customer: storefront.customer.of,
       total: moneyText(Math.max(0, cents(CART.price) - cents(used.amount))),
-      code: used,
+      code: { code: used.code, amount: used.amount, kind: used.benefit.kind },
       steps: [storefront.paidStep],
     };
     try {
@@ -299,7 +299,7 @@ const ownOrigin = (req: Request, url: string): boolean => {
 /** What the page says of an order its checkout made: with the code it was paid with, if any. */
 const paidWords = ({ order, ...sent }: SentOrder): string =>
   order.code
-    ? `Order ${orderName({ order, ...sent })} is paid: ${order.code.amount} off with the code ${order.code.code}, ${order.total} to pay.`
+    ? `Order ${orderName({ order, ...sent })} is paid: ${order.code.kind === 'free_shipping' ? 'free shipping' : `${order.code.amount} off`} with the code ${order.code.code}, ${order.total} to pay.`
     : `Order ${orderName({ order, ...sent })} is paid: ${order.total} to pay.`;
 
 function sendPage(res: Response, status: number, html: string): void {

@@ -11,11 +11,20 @@ import { setStorefront } from '../core/storefront/storefront-switch.ts';
 import { DEMO_BY } from './demo-accounts.ts';
 import type { RewardBenefit } from '../core/reward-benefit.ts';
 
-/** What the demo's checkout takes off the order for a code's benefit. */
-function amountOf(benefit: RewardBenefit): string {
+/**
+ * What the demo's checkout takes off a cart of `price` for a code's benefit, as decimal text: the amount (at most the
+ * price), the share of it rounded to the cent, or nothing for free shipping (the demo's cart ships free anyway).
+ */
+export function moneyOff(benefit: RewardBenefit, price: string): string {
+  const cents = Math.round(Number(price) * 100);
+  const off = (taken: number) => (Math.min(cents, taken) / 100).toFixed(2);
   switch (benefit.kind) {
     case 'amount_off':
-      return benefit.amount;
+      return off(Math.round(Number(benefit.amount) * 100));
+    case 'percent_off':
+      return off(Math.round((cents * benefit.percent) / 100));
+    case 'free_shipping':
+      return '0.00';
   }
 }
 
@@ -63,11 +72,18 @@ export class DemoCodes {
     forOneCustomer: true,
     // Counted at the demo's checkout, with the order.
     usesCountedLate: false,
+    // The demo's checkout takes every kind.
+    notMade: {},
     readiness: async () => ({ ready: true }),
   };
 
-  /** The code used at checkout by `customerId`: its text and amount off, or why not (then nothing is used). */
-  use(text: string, customerId: string, now = new Date()): { code: string; amount: string } | { refused: string } {
+  /** The code used at checkout by `customerId` on a cart of `price`: its text, benefit and money off, or why not. */
+  use(
+    text: string,
+    customerId: string,
+    price: string,
+    now = new Date(),
+  ): { code: string; amount: string; benefit: RewardBenefit } | { refused: string } {
     const code = this.#codes.get(text.trim().toUpperCase());
     if (
       !code ||
@@ -78,7 +94,8 @@ export class DemoCodes {
     )
       return { refused: CODE_REFUSED };
     code.uses++;
-    return { code: code.request.code, amount: amountOf(code.request.benefit) };
+    const { benefit } = code.request;
+    return { code: code.request.code, amount: moneyOff(benefit, price), benefit };
   }
 
   #byId(platformId: string): DemoCode | undefined {

@@ -2,6 +2,7 @@
 // its API, played in its own terms.
 import type { PlatformAdapter } from './platform-adapter.ts';
 import type { StorefrontAsker } from './platform-shapes.ts';
+import type { BenefitKind } from './reward-benefit.ts';
 
 /** One order of the demo store's, and the steps of its life: each a delivery, in its platform's own terms. */
 export interface DemoOrder<Step = unknown> {
@@ -10,8 +11,8 @@ export interface DemoOrder<Step = unknown> {
   test?: boolean;
   /** A referred order: its campaign, with a referrer's code, where the platform carries them. */
   campaign?: string;
-  /** Paid at the demo store page's checkout with a reward's code: the code and its amount off, as the order names them. */
-  code?: { code: string; amount: string };
+  /** Paid at the demo store page's checkout with a reward's code: the code, the money it took off, and its kind. */
+  code?: { code: string; amount: string; kind: BenefitKind };
   steps: readonly Step[];
 }
 

@@ -9,8 +9,22 @@ export interface AmountOff {
   amount: string;
 }
 
-export type RewardBenefit = AmountOff;
+/** A share off the order, in whole percent (1 to 100). */
+export interface PercentOff {
+  kind: 'percent_off';
+  percent: number;
+}
+
+/** The order's shipping, free. */
+export interface FreeShipping {
+  kind: 'free_shipping';
+}
+
+export type RewardBenefit = AmountOff | PercentOff | FreeShipping;
 export type BenefitKind = RewardBenefit['kind'];
+
+/** Every kind, in the order the merchant's page offers them. */
+export const BENEFIT_KINDS = ['amount_off', 'percent_off', 'free_shipping'] as const satisfies readonly BenefitKind[];
 
 /** A sum of money as the merchant types it, kept and shown with two decimals ("5" is "5.00"). */
 export const moneyInput = (what: string) =>
@@ -28,16 +42,29 @@ export const amountOffInput = moneyInput('the amount off').refine((value) => Num
   error: 'must be more than 0',
 });
 
+/** A percentage off as the merchant sets it: a whole number from 1 to 100. */
+const percentInput = z
+  .number({ error: 'must be a whole number from 1 to 100' })
+  .int({ error: 'must be a whole number from 1 to 100' })
+  .min(1, { error: 'must be a whole number from 1 to 100' })
+  .max(100, { error: 'must be a whole number from 1 to 100' });
+
 /** A benefit as the merchant's settings send it. */
 export const benefitInput: z.ZodType<RewardBenefit> = z.discriminatedUnion(
   'kind',
-  [z.strictObject({ kind: z.literal('amount_off'), amount: amountOffInput })],
-  { error: 'must be a kind of reward the bridge makes: amount_off' },
+  [
+    z.strictObject({ kind: z.literal('amount_off'), amount: amountOffInput }),
+    z.strictObject({ kind: z.literal('percent_off'), percent: percentInput }),
+    z.strictObject({ kind: z.literal('free_shipping') }),
+  ],
+  { error: `must be a kind of reward the bridge makes: ${BENEFIT_KINDS.join(', ')}` },
 );
 
 /** A benefit as kept: fields a later release adds are kept (record-types.ts). */
 export const keptBenefit: z.ZodType<RewardBenefit> = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('amount_off'), amount: z.string() }),
+  z.looseObject({ kind: z.literal('percent_off'), percent: z.number() }),
+  z.looseObject({ kind: z.literal('free_shipping') }),
 ]);
 
 /**
@@ -58,11 +85,15 @@ export function withBenefit(value: unknown): unknown {
  */
 export const keptForEarlier = (benefit: RewardBenefit): { amountOff?: string } => amountOffField(benefit);
 
-/** "5.00 off": the benefit in the words a customer and a merchant read. */
+/** "5.00 off", "10% off", "free shipping": the benefit in the words a customer and a merchant read. */
 export function benefitWords(benefit: RewardBenefit): string {
   switch (benefit.kind) {
     case 'amount_off':
       return `${benefit.amount} off`;
+    case 'percent_off':
+      return `${benefit.percent}% off`;
+    case 'free_shipping':
+      return 'free shipping';
   }
 }
 

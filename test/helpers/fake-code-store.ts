@@ -95,6 +95,7 @@ export class FakeCodeStore {
     },
     forOneCustomer: false,
     usesCountedLate: false,
+    notMade: {},
     readiness: async () => ({ ready: true }),
   };
 

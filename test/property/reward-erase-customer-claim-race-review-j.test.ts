@@ -41,6 +41,7 @@ const usedOnce: StoreCodes = {
   uses: async () => 1,
   remove: async () => undefined,
   forOneCustomer: false,
+  notMade: {},
   usesCountedLate: false,
   readiness: async () => ({ ready: true }),
 };

@@ -47,7 +47,7 @@ import { bigCommerceCodes, inMemoryCodes, wooCommerceCodes, type ModelCodes } fr
 import { orderEvent } from '../helpers/order-events.ts';
 import { storeWith } from '../helpers/store-with.ts';
 import { raw } from '../helpers/raw-records.ts';
-import { amountOff } from '../helpers/amount-off.ts';
+import { amountOff, moneyTakenOff } from '../helpers/amount-off.ts';
 
 const world = sandboxWithEngines();
 const logger = createLogger({ level: 'silent' });
@@ -438,7 +438,7 @@ class PayWithCode implements Cmd {
         orderId,
         facts: cancelled ? ['placed', 'paid', 'cancelled'] : ['placed', 'paid'],
         customer: { name: 'Payer', email: payerOf(real), mobile: mobileOf(real, 50) },
-        discountCodes: [{ code: real.fake.orderCode(code.code), amount: reservation.benefit.amount }],
+        discountCodes: [{ code: real.fake.orderCode(code.code), amount: moneyTakenOff(reservation.benefit, '150.00') }],
         ...(this.how === 'excluded' ? { source: 'pos' } : {}),
         ...(this.how === 'test' ? { test: true } : {}),
       });

@@ -32,10 +32,14 @@ describe('the demo store’s codes', () => {
     const id = await made(codes, 'LB-AAAABBBBCCCCDDDD');
     expect(await codes.parts.find(SHOP, 'LB-AAAABBBBCCCCDDDD')).toBe(id);
     expect(await codes.parts.uses(SHOP, id)).toBe(0);
-    expect(codes.use('lb-aaaabbbbccccdddd', '9999', NOW)).toEqual({ refused: CODE_REFUSED });
-    expect(codes.use(' lb-aaaabbbbccccdddd ', '7001', NOW)).toEqual({ code: 'LB-AAAABBBBCCCCDDDD', amount: '5.00' });
+    expect(codes.use('lb-aaaabbbbccccdddd', '9999', '40.00', NOW)).toEqual({ refused: CODE_REFUSED });
+    expect(codes.use(' lb-aaaabbbbccccdddd ', '7001', '40.00', NOW)).toEqual({
+      code: 'LB-AAAABBBBCCCCDDDD',
+      amount: '5.00',
+      benefit: { kind: 'amount_off', amount: '5.00' },
+    });
     expect(await codes.parts.uses(SHOP, id)).toBe(1);
-    expect(codes.use('LB-AAAABBBBCCCCDDDD', '7001', NOW)).toEqual({ refused: CODE_REFUSED });
+    expect(codes.use('LB-AAAABBBBCCCCDDDD', '7001', '40.00', NOW)).toEqual({ refused: CODE_REFUSED });
     expect(await codes.parts.uses(SHOP, id)).toBe(1);
   });
 
@@ -44,10 +48,22 @@ describe('the demo store’s codes', () => {
     const removed = await made(codes, 'LB-REMOVEDREMOVED22');
     await codes.parts.remove(SHOP, removed);
     expect(await codes.parts.uses(SHOP, removed)).toBeUndefined();
-    expect(codes.use('LB-REMOVEDREMOVED22', '7001', NOW)).toEqual({ refused: CODE_REFUSED });
+    expect(codes.use('LB-REMOVEDREMOVED22', '7001', '40.00', NOW)).toEqual({ refused: CODE_REFUSED });
     await made(codes, 'LB-EXPIREDEXPIRED22', { expiresAt: '2026-11-27T12:00:00.000Z' });
-    expect(codes.use('LB-EXPIREDEXPIRED22', '7001', NOW)).toEqual({ refused: CODE_REFUSED });
-    expect(codes.use('LB-NEVERMADENEVER2', '7001', NOW)).toEqual({ refused: CODE_REFUSED });
+    expect(codes.use('LB-EXPIREDEXPIRED22', '7001', '40.00', NOW)).toEqual({ refused: CODE_REFUSED });
+    expect(codes.use('LB-NEVERMADENEVER2', '7001', '40.00', NOW)).toEqual({ refused: CODE_REFUSED });
     expect(await codes.parts.find(SHOP, 'LB-NEVERMADENEVER2')).toBeUndefined();
+  });
+
+  it('take off what each kind of reward gives, never more than the cart', async () => {
+    const codes = new DemoCodes();
+    const kinds = [
+      ['LB-PERCENTPERCENT22', { kind: 'percent_off', percent: 15 }, '6.00'],
+      ['LB-SHIPPINGSHIPPING2', { kind: 'free_shipping' }, '0.00'],
+      ['LB-LARGELARGELARGE2', { kind: 'amount_off', amount: '99.00' }, '40.00'],
+    ] as const;
+    for (const [code, benefit] of kinds) await made(codes, code, { benefit });
+    for (const [code, benefit, off] of kinds)
+      expect(codes.use(code, '7001', '40.00', NOW)).toEqual({ code, amount: off, benefit });
   });
 });

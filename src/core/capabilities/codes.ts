@@ -1,5 +1,6 @@
 // A reward's codes on the platform (reserve at issue, redeem at use: src/core/storefront/reservations.ts).
 import type { DiscountCodeRequest, MadeCode, Readiness } from '../platform-shapes.ts';
+import type { BenefitKind } from '../reward-benefit.ts';
 
 /**
  * Every call may throw (the platform unreachable, access gone): the caller keeps the reservation and tries again
@@ -30,6 +31,12 @@ export interface StoreCodes {
    * expiry keeps its points held through the settling window for its order. False: counted with the order.
    */
   usesCountedLate: boolean;
+  /**
+   * The kinds of reward (reward-benefit.ts) the platform cannot make a code for, each with why in the merchant's
+   * words; empty where it makes every kind. The merchant's Rewards says so when that kind is picked, and a reward
+   * of it is refused when saved.
+   */
+  notMade: Partial<Record<BenefitKind, string>>;
   /** Whether the install may make codes now (a scope the merchant approves when they turn rewards on). */
   readiness(shop: string): Promise<Readiness>;
 }

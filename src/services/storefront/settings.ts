@@ -5,8 +5,10 @@
 // (readiness): what it lacks comes back in words, with the scopes the page may ask the platform's admin to grant,
 // and nothing is saved.
 import type { ShopRef } from '../../accounts/account-records.ts';
+import type { StoreCodes } from '../../core/capabilities/codes.ts';
 import type { PlatformParts } from '../../core/platform-module.ts';
 import type { Readiness } from '../../core/platform-shapes.ts';
+import { BENEFIT_KINDS } from '../../core/reward-benefit.ts';
 import { parseRewards, saveRewards, shopRewards } from '../../core/storefront/rewards.ts';
 import { setStorefront, storefrontOn } from '../../core/storefront/storefront-switch.ts';
 import type { WidgetKeeper } from '../../core/storefront/widget-keeper.ts';
@@ -127,9 +129,13 @@ export async function rewardsView(
   return ok({
     offered: Boolean(codes),
     rewards: codes ? await shopRewards(parts.store, platform, shop) : [],
-    ...(codes ? { codesForOneCustomer: codes.forOneCustomer } : {}),
+    ...(codes ? { codesForOneCustomer: codes.forOneCustomer, kinds: kindsOffered(codes) } : {}),
   });
 }
+
+/** Each kind of reward, and why the platform cannot make it (null: it can), for the merchant's Rewards. */
+const kindsOffered = (codes: Pick<StoreCodes, 'notMade'>) =>
+  BENEFIT_KINDS.map((kind) => ({ kind, notMade: codes.notMade[kind] ?? null }));
 
 /** The whole list of rewards replaced by what the merchant sent (`body`, checked here). */
 export async function replaceRewards(
@@ -142,6 +148,11 @@ export async function replaceRewards(
   if (!codes) return refused({ errors: ['Your store’s platform cannot offer rewards for points yet.'] });
   const parsed = parseRewards(body);
   if (!parsed.ok) return { status: 400, json: { errors: parsed.errors } };
+  const unmade = parsed.rewards.flatMap(({ benefit }, i) => {
+    const why = codes.notMade[benefit.kind];
+    return why === undefined ? [] : [`rewards.${i}.benefit: ${why}`];
+  });
+  if (unmade.length > 0) return { status: 400, json: { errors: unmade } };
   const before = await shopRewards(parts.store, platform, shop);
   // Turning rewards on asks the platform whether the install may make codes; what it lacks comes back in words.
   if (parsed.rewards.some((reward) => reward.on) && !before.some((reward) => reward.on)) {
