@@ -10,6 +10,7 @@ export class WorkNotifications {
   readonly #listeners: Array<() => void> = [];
   #session: pg.Client | undefined;
   #closed = false;
+  #connecting = false;
 
   constructor(connect: () => Promise<pg.Client>) {
     this.#connect = connect;
@@ -24,8 +25,10 @@ export class WorkNotifications {
     for (const listener of this.#listeners) listener();
   }
 
+  /** A session LISTENing: one at a time, however often the store is opened; none once closed. */
   async listen(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#closed || this.#connecting) return;
+    this.#connecting = true;
     let session: pg.Client | undefined;
     const retry = () => {
       // Only for the session of the moment: an error on one close() ended is over.
@@ -35,16 +38,21 @@ export class WorkNotifications {
       if (!this.#closed) setTimeout(() => void this.listen(), 1_000).unref();
     };
     try {
+      if (this.#session) return;
       session = await this.#connect();
-      session.on('notification', () => this.local());
       // Every error is handled: one on a session already ended (the database going away at shutdown) is not the process's end.
       session.on('error', retry);
+      // Closed while it connected: it would stay connected, unheard of, until the database went.
+      if (this.#closed) return void (await session.end().catch(() => undefined));
+      session.on('notification', () => this.local());
       // A session the server ended without an error (a restart) is replaced too.
       session.on('end', retry);
       this.#session = session;
       await session.query('LISTEN lb_work');
     } catch {
       retry();
+    } finally {
+      this.#connecting = false;
     }
   }
 
