@@ -29,6 +29,7 @@ import {
 import { freshDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.ts';
 import { kill, startChild, stop, withLedger as ledgerOf, type Child } from '../helpers/rewards-bridge-process.ts';
 import { SANDBOX_CREDENTIALS } from '../helpers/sandbox-server.ts';
+import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
 
 const GRACE = 'grace@example.com';
 const START_POINTS = 1000;
@@ -85,10 +86,12 @@ function killSuite(
     madeInParts?: boolean;
     /** Only these kill points (the others not run here, to keep the test's time down); all by default. */
     only?: readonly KillPoint[];
-  } = {},
+    /** What the reward gives: each kind runs on each backend, on one platform or another. */
+    benefit: RewardBenefit;
+  },
 ) {
   const shared = instances > 1;
-  const { madeInParts = false, only } = options;
+  const { madeInParts = false, only, benefit } = options;
   /** The test of a kill point; not registered at all where this suite does not run it (no skipped test to read). */
   const notHere = (() => undefined) as unknown as typeof it;
   const at = (point: KillPoint) => (only === undefined || only.includes(point) ? it : notHere);
@@ -188,7 +191,7 @@ function killSuite(
       children = await Promise.all(Array.from({ length: instances }, () => start()));
       rewardId = await shop.setUp(first().url, {
         points: REWARD_POINTS,
-        amountOff: '1.00',
+        benefit,
         minimumOrder: null,
         expiresInDays: 1,
         combines: false,
@@ -442,6 +445,20 @@ const ON_LOWDB: Record<(typeof PLATFORMS)[number][0], readonly KillPoint[] | und
   WooCommerce: KILL_SOAK ? undefined : ['make-before', 'make-after', 'shown', 'sweeper'],
 };
 
+/** The kind of reward each platform's suite spends, per backend: every kind on each backend (reward-benefit.ts). */
+const BENEFITS: Record<'lowdb' | 'postgres', Record<(typeof PLATFORMS)[number][0], RewardBenefit>> = {
+  lowdb: {
+    Shopify: { kind: 'amount_off', amount: '1.00' },
+    BigCommerce: { kind: 'percent_off', percent: 10 },
+    WooCommerce: { kind: 'free_shipping' },
+  },
+  postgres: {
+    Shopify: { kind: 'percent_off', percent: 10 },
+    BigCommerce: { kind: 'free_shipping' },
+    WooCommerce: { kind: 'amount_off', amount: '1.00' },
+  },
+};
+
 // BigCommerce's code in two calls: the kill between them on lowdb only (the repair that finds its promotion is the
 // same on both backends, and the test's time is kept down).
 for (const [platform, startStore] of PLATFORMS)
@@ -450,7 +467,11 @@ for (const [platform, startStore] of PLATFORMS)
     startStore,
     async () => ({ env: { DATA_DIR: tempDataDir() }, drop: async () => undefined }),
     1,
-    { madeInParts: platform === 'BigCommerce', ...(ON_LOWDB[platform] ? { only: ON_LOWDB[platform] } : {}) },
+    {
+      madeInParts: platform === 'BigCommerce',
+      benefit: BENEFITS.lowdb[platform],
+      ...(ON_LOWDB[platform] ? { only: ON_LOWDB[platform] } : {}),
+    },
   );
 
 /**
@@ -478,7 +499,7 @@ describe.skipIf(!postgresAvailable())('PostgreSQL', () => {
         return { env: { DATABASE_URL: database.url, DATA_DIR: tempDataDir() }, drop: () => database!.drop() };
       },
       2,
-      KILL_SOAK ? {} : { only: ON_TWO_PROCESSES[platform] },
+      { benefit: BENEFITS.postgres[platform], ...(KILL_SOAK ? {} : { only: ON_TWO_PROCESSES[platform] }) },
     );
   }
 });

@@ -6,7 +6,7 @@
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { BridgeError } from '../../../errors.ts';
 
-export const LEDGER_FORMAT = 4;
+export const LEDGER_FORMAT = 5;
 
 /** The release that writes the mark: what an operator reads when a ledger is refused. */
 export const WRITTEN_BY = `loyalty-bridge ${packageJson.version} (ledger format ${LEDGER_FORMAT})`;
