@@ -20,7 +20,9 @@ describe('a reward’s benefit, as the merchant sets it', () => {
     const unknown = parseRewards({ rewards: [{ ...base, benefit: { kind: 'free_lunch' } }] });
     expect(unknown).toEqual({
       ok: false,
-      errors: ['rewards.0.benefit.kind: must be a kind of reward the bridge makes: amount_off'],
+      errors: [
+        'rewards.0.benefit.kind: must be a kind of reward the bridge makes: amount_off, percent_off, free_shipping',
+      ],
     });
     // Both, when they say the same, as a list read back from the bridge may: taken; when they differ, refused.
     const same = parseRewards({ rewards: [{ ...base, amountOff: '5', benefit: { kind: 'amount_off', amount: '5' } }] });
