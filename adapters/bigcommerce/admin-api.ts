@@ -209,10 +209,18 @@ export class BigCommerceApi {
     }
   }
 
-  /** Coupons are a sub-resource; asked for only when the order has a coupon discount. */
+  /**
+   * Coupons are a sub-resource; asked for only where the order may hold one: it has a coupon discount, or it ships
+   * and its shipping cost nothing. A free-shipping promotion gives the customer a free shipping method rather than a
+   * discount (docs/store-operations/promotions, "Free shipping"), and BigCommerce documents no coupon_discount for
+   * it: a reward's free-shipping code would go unseen, its points never spent.
+   */
   async #coupons(order: unknown): Promise<unknown[]> {
     const record = asRecord(order);
-    if (!(Number(record.coupon_discount ?? 0) > 0)) return [];
+    const shipped = Number(record.shipping_address_count ?? 0) > 0;
+    const freeShipping =
+      shipped && record.shipping_cost_inc_tax !== undefined && Number(record.shipping_cost_inc_tax) === 0;
+    if (!(Number(record.coupon_discount ?? 0) > 0) && !freeShipping) return [];
     const coupons = await this.get(`v2/orders/${String(record.id)}/coupons`);
     return Array.isArray(coupons) ? coupons : [];
   }

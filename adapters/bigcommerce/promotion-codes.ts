@@ -1,14 +1,15 @@
 // A reward's discount code on a BigCommerce store (capabilities/codes.ts). A BigCommerce coupon code has no expiry
 // of its own, a promotion has one (end_date): so each redemption is its own promotion (Promotions API v3,
-// reference/promotions.v3.yml; docs/store-operations/promotions), a COUPON promotion giving the reward's fixed
-// amount off the order (cart_value), with the minimum order as its condition, in the store's default currency
-// (currency_code, where the bridge may read it: store-currency.ts), used once (max_uses 1), from the request's start
-// to its expiry, then one code on it, used once by one customer. The promotion's id is the code's
-// platformId. BigCommerce documents no way to keep a code to one customer (a promotion targets customer groups or
-// segments, never one customer): the code's text is long and random and shown only to its customer.
+// reference/promotions.v3.yml; docs/store-operations/promotions), a COUPON promotion giving the reward's benefit
+// (actionFor), with the minimum order as its condition, in the store's default currency (currency_code, where the
+// bridge may read it: store-currency.ts), used once (max_uses 1), from the request's start to its expiry, then one
+// code on it, used once by one customer. The promotion's id is the code's platformId. BigCommerce documents no way
+// to keep a code to one customer (a promotion targets customer groups or segments, never one customer): the code's
+// text is long and random and shown only to its customer.
 // Combining: BigCommerce lets one coupon in an order by default (number_of_coupons_allowed_at_checkout, which only
 // an enterprise store can raise); a reward that does not combine is can_be_used_with_other_promotions false, which
-// also keeps out any other code. Needs store_v2_marketing: without it the make is 'not-allowed'.
+// also keeps out any other code. Every kind is made the same way, so a free-shipping code is held to the same one
+// coupon an order. Needs store_v2_marketing: without it the make is 'not-allowed'.
 import { z } from 'zod';
 import type { DiscountCodeRequest, MadeCode, StoreCodes } from '../../src/core/platform-module.ts';
 import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
@@ -24,10 +25,11 @@ const codeAnswer = z.object({ data: codeShape });
 const codesAnswer = z.object({ data: z.array(codeShape) });
 const promotionsAnswer = z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string().optional() })) });
 
-/** BigCommerce's words on a refusal ({title} in v3, [{message}] in v2), for the error a person reads. */
+/** BigCommerce's words on a refusal ({title} or {errors: [{title}]} in v3, [{message}] in v2), for a person to read. */
 function titleOf(body: unknown): string {
   const record = (Array.isArray(body) ? body[0] : body) as Record<string, unknown> | undefined;
-  const title = record?.title ?? record?.message;
+  const first = Array.isArray(record?.errors) ? (record.errors[0] as Record<string, unknown> | undefined) : undefined;
+  const title = record?.title ?? record?.message ?? first?.title;
   return typeof title === 'string' ? `: ${title.slice(0, 200)}` : '';
 }
 
@@ -70,6 +72,8 @@ export function bigCommercePromotionCodes(
     find: (shop: string, code: string) => findCode(parts, shop, code),
     uses: (shop: string, platformId: string) => codeUses(parts, shop, platformId),
     remove: (shop: string, platformId: string) => removeCode(parts, shop, platformId),
+    // BigCommerce's promotions make every kind (actionFor).
+    notMade: {},
   };
 }
 
@@ -111,12 +115,34 @@ async function removePromotion(client: BigCommerceApi, id: string): Promise<void
   if (answer.status !== 204 && answer.status !== 404) throw refused(answer, 'delete a reward’s promotion');
 }
 
-/** The promotion's action for a benefit (BigCommerce's promotion rules, cart_value). */
-function actionFor(benefit: RewardBenefit) {
+/** A promotion's action, as the bridge makes them (promotions.v3.yml: CartValueAction, ShippingAction). */
+type PromotionAction =
+  | { cart_value: { discount: { fixed_amount: string } | { percentage_amount: string } } }
+  | { shipping: { free_shipping: true; zone_ids: '*' } };
+
+/**
+ * The promotion's action for a benefit. An amount or a share off is a cart_value discount, which BigCommerce takes
+ * off the order's subtotal and never its shipping (docs/store-operations/promotions, "Actual discounting behavior");
+ * its percentage_amount is text ("10"), as PercentageDiscount types it. Free shipping is a shipping action to every
+ * zone ('*'), which offers the customer a free shipping method at checkout (docs/store-operations/promotions, "Free
+ * shipping"; examples/shipping.mdx).
+ */
+function actionFor(benefit: RewardBenefit): PromotionAction {
   switch (benefit.kind) {
     case 'amount_off':
       return { cart_value: { discount: { fixed_amount: benefit.amount } } };
+    case 'percent_off':
+      return { cart_value: { discount: { percentage_amount: String(benefit.percent) } } };
+    case 'free_shipping':
+      return { shipping: { free_shipping: true, zone_ids: '*' } };
+    default:
+      return unknownKind(benefit);
   }
+}
+
+/** A kind added to RewardBenefit without its action here fails to compile (its `benefit` is not never). */
+function unknownKind(benefit: never): never {
+  throw new Error(`the bridge makes no BigCommerce promotion for a reward of kind ${(benefit as RewardBenefit).kind}`);
 }
 
 /** The promotion a redemption's code goes on, in the store's currency where it is known. */

@@ -4,7 +4,8 @@
 // The merchant turns the storefront on (once the app may put scripts and read customers: they approve the new
 // scopes by opening the app again), the widget is put on the store, the customer's page asks with the
 // current-customer token BigCommerce signs, redeems a reward, pays with the code, and the points leave the sandbox
-// once. What they notice: their balance, a code that works once, a widget put back if someone removed it, and an
+// once; another customer does so with a reward of each kind (an amount off, a share off, free shipping). What they
+// notice: their balance, a code that works once, a widget put back if someone removed it, and an
 // uninstall that holds what a code still paying in the store holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/composition/main.ts';
@@ -24,13 +25,14 @@ import { eventually } from '../helpers/engine.ts';
 import type { FakeBigCommerce } from '../helpers/fake-bigcommerce.ts';
 import { addChannel } from '../helpers/fake-bigcommerce-channels.ts';
 import { addCustomer } from '../helpers/fake-bigcommerce-customers.ts';
-import { codeRefusal, storeCart, useCode } from '../helpers/fake-bigcommerce-checkout.ts';
+import { codeRefusal, storeCart, takenOff, useCode } from '../helpers/fake-bigcommerce-checkout.ts';
 import { madeCode } from '../helpers/fake-bigcommerce-promotions.ts';
 import { deleteScriptAsMerchant, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
 import { bcOrder } from '../helpers/bigcommerce.ts';
 
 const STORE = 'rwd1';
 const GRACE = 'grace@example.com';
+const LINUS = 'linus@example.com';
 /** A page of the store: its own domain, which the bridge cannot know in advance. */
 const STORE_PAGE = 'https://www.rewards-store.example';
 
@@ -67,14 +69,15 @@ beforeAll(async () => {
   ({ bc, bridge, url } = world);
   brandId = await world.installWithTrial(STORE);
   addCustomer(bc, STORE, { id: 4927, email: GRACE, phone: '+1 212 555 0142' });
-  addCustomer(bc, STORE, { id: 4928, email: 'linus@example.com' });
-  // Three completed orders of hers: 300 approved points (the sandbox's activity 1 gives 100).
+  addCustomer(bc, STORE, { id: 4928, email: LINUS });
+  // Three completed orders of hers: 300 approved points (the sandbox's activity 1 gives 100); two of his, 200.
   for (const id of [9001, 9002, 9003]) await world.placeOrder(STORE, id, 10, { email: GRACE });
+  for (const id of [9004, 9005]) await world.placeOrder(STORE, id, 10, { email: LINUS });
   await eventually(() => {
     const approved = sandboxAccount()
       .store.snapshot()
       .earnings.filter((each) => each.status === 'approved');
-    expect(approved.reduce((sum, each) => sum + each.points, 0)).toBe(300);
+    expect(approved.reduce((sum, each) => sum + each.points, 0)).toBe(500);
   }, 20_000);
 }, 60_000);
 afterAll(async () => {
@@ -170,6 +173,8 @@ describe('a BigCommerce customer sees and spends their points', () => {
       rewards: [
         { points: 200, amountOff: '5.00', minimumOrder: '20.00', expiresInDays: 30, combines: false },
         { points: 50, amountOff: '1.00', minimumOrder: null, expiresInDays: 7, combines: true },
+        { points: 50, benefit: { kind: 'percent_off', percent: 10 }, expiresInDays: 7 },
+        { points: 50, benefit: { kind: 'free_shipping' }, minimumOrder: '20.00', expiresInDays: 7 },
       ],
     };
     const refused = await merchant('PUT', '/storefront/rewards', wanted);
@@ -179,8 +184,15 @@ describe('a BigCommerce customer sees and spends their points', () => {
     const saved = await merchant('PUT', '/storefront/rewards', wanted);
     expect(saved.status).toBe(200);
     rewards = saved.body.rewards as Array<Record<string, any>>;
-    // The merchant's page says a code works for whoever enters it: BigCommerce cannot keep one to a customer.
-    expect((await merchant('GET', '/storefront/rewards')).body.codesForOneCustomer).toBe(false);
+    // The merchant's page says a code works for whoever enters it: BigCommerce cannot keep one to a customer. It
+    // makes every kind of reward.
+    const shown = await merchant('GET', '/storefront/rewards');
+    expect(shown.body.codesForOneCustomer).toBe(false);
+    expect(shown.body.kinds).toEqual([
+      { kind: 'amount_off', notMade: null },
+      { kind: 'percent_off', notMade: null },
+      { kind: 'free_shipping', notMade: null },
+    ]);
 
     const answer = await asCustomer(`/redeem?reward=${rewards[0]!.id}`, tokenFor(4927), 'POST');
     expect(answer.status).toBe(200);
@@ -227,6 +239,49 @@ describe('a BigCommerce customer sees and spends their points', () => {
       const after = await asCustomer('', tokenFor(4927));
       // Read from the service (not the ledger's count, which answers while the storefront has no room).
       expect(after.body.balance).toMatchObject({ available: 100, source: 'service', stale: false });
+      expect(after.body.codes).toEqual([]);
+    }, 20_000);
+  }, 40_000);
+
+  it('another customer redeems a reward of each kind and pays with each code once; the points leave once a code', async () => {
+    const linus = world.tokenFor(STORE, { id: 4928, email: LINUS });
+    const linusRedemptions = () => redemptions().filter((each) => each.email === LINUS);
+    // An amount off (the 1.00 one), a share off and free shipping, each paying for an order of 45.55 shipped at 8.50.
+    const paid = [
+      { reward: rewards[1]!, orderId: 9201, off: { subtotal: '1.00', shipping: '0.00' } },
+      { reward: rewards[2]!, orderId: 9202, off: { subtotal: '4.56', shipping: '0.00' } },
+      { reward: rewards[3]!, orderId: 9203, off: { subtotal: '0.00', shipping: '8.50' } },
+    ];
+    // Redeemed first (a redeem that went through counts as held too for a moment: REDEEM_SKEW_MS), then paid with.
+    const codes: string[] = [];
+    for (const [i, { reward }] of paid.entries()) {
+      const answer = await asCustomer(`/redeem?reward=${reward.id}`, linus, 'POST');
+      expect(answer.body).toMatchObject({ redeemed: true, benefit: reward.benefit, available: 150 - 50 * i });
+      codes.push(answer.body.code as string);
+    }
+    for (const [i, { orderId, off }] of paid.entries()) {
+      const code = codes[i]!;
+      expect(useCode(bc, STORE, code, storeCart(bc, STORE, '4928', '45.55', '8.50'))).toBe(true);
+      expect(takenOff(bc, STORE, code)).toEqual([{ customerId: '4928', ...off }]);
+      // The order as BigCommerce keeps it: the cart's discount as its coupon discount, a free shipping method at 0.
+      const coupons = [{ code, discount: Number(off.subtotal), type: off.shipping === '0.00' ? 5 : 4 }];
+      const order = {
+        email: LINUS,
+        subtotal: '45.5500',
+        couponDiscount: `${off.subtotal}00`,
+        coupons,
+        shippingCost: (8.5 - Number(off.shipping)).toFixed(4),
+      };
+      bc.stores.get(STORE)!.orders.set(orderId, bcOrder(orderId, 11, order));
+      await deliver(orderId);
+      await deliver(orderId);
+    }
+    await eventually(() => expect(linusRedemptions()).toHaveLength(3), 20_000);
+    await bridge.engine.drain();
+    expect(linusRedemptions().map((each) => each.points)).toEqual([50, 50, 50]);
+    await eventually(async () => {
+      const after = await asCustomer('', linus);
+      expect(after.body.balance).toMatchObject({ available: 50, source: 'service', stale: false });
       expect(after.body.codes).toEqual([]);
     }, 20_000);
   }, 40_000);

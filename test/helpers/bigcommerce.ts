@@ -56,7 +56,10 @@ export function bcOrder(
     subtotal?: string;
     couponDiscount?: string;
     email?: string;
-    coupons?: Array<{ code: string; discount: number }>;
+    /** Its coupons (type: BigCommerce's order coupon discount type, 0 per_item_discount unless said; 4 free_shipping). */
+    coupons?: Array<{ code: string; discount: number; type?: number }>;
+    /** Where given, the order ships to one address at this cost ("0.0000": free). */
+    shippingCost?: string;
   } = {},
 ) {
   return {
@@ -71,6 +74,14 @@ export function bcOrder(
     currency_code: 'USD',
     refunded_amount: options.refunded ?? '0.0000',
     coupon_discount: options.couponDiscount ?? '0.0000',
+    ...(options.shippingCost === undefined
+      ? {}
+      : {
+          shipping_address_count: 1,
+          base_shipping_cost: options.shippingCost,
+          shipping_cost_ex_tax: options.shippingCost,
+          shipping_cost_inc_tax: options.shippingCost,
+        }),
     order_source: 'www',
     // Served by the fake at /v2/orders/<id>/coupons.
     ...(options.coupons

@@ -17,9 +17,22 @@
 //   applied already, and stop executing other promotions if this promotion applies successfully"
 //   (promotions.v3.yml): a code whose promotion does not combine is refused on a cart another promotion already
 //   discounts, and no code applies on a cart discounted by a promotion that does not combine.
-// Then current_uses counts the use on the code and on the promotion.
+// Then current_uses counts the use on the code and on the promotion, and what it took off the order is recorded
+// (takenOff), from BigCommerce's words on each action:
+// - the rules run in order "until the first applicable one applies a discount successfully and the rest will be
+//   skipped" (promotions.v3.yml, DraftCouponPromotion.rules): the first rule whose minimum_spend the cart meets;
+// - cart_value "only applies to order subtotal, that is, line items in the cart, but not shipping or handling fees"
+//   (https://developer.bigcommerce.com/docs/store-operations/promotions, "Actual discounting behavior"): a
+//   fixed_amount takes that much off the subtotal (never more than it), a percentage_amount that share of it
+//   (rounded to the cent: BigCommerce does not say how it rounds), at most maximum_allowed_discount_amount where
+//   one is set ("the max limit is checked against the order discount value", MaximumAllowedDiscountAmount);
+// - shipping with free_shipping "provides an additional shipping method called free shipping on the storefront
+//   checkout flow" (same page, "Free shipping"): the customer who pays with the code takes it, and the cart's
+//   shipping is what comes off. The fake's carts name no shipping zone, so it applies zone_ids "*" alone.
+// Other actions and conditions (items, gift items, and/or) are not the bridge's: the fake's checkout throws.
 import type { FakeBigCommerce } from './fake-bigcommerce-store.ts';
-import { promotionsOf, type FakeCouponCode, type FakePromotion } from './fake-bigcommerce-promotions.ts';
+import type { SavedRule } from './fake-bigcommerce-promotion-rules.ts';
+import { madeCode, promotionsOf, type FakeCouponCode, type FakePromotion } from './fake-bigcommerce-promotions.ts';
 
 /** The cart a code is applied to at checkout. */
 export interface Checkout {
@@ -28,6 +41,8 @@ export interface Checkout {
   at?: number;
   /** The cart's subtotal in its currency ("42.00"): what a minimum_spend is held against. */
   subtotal: string;
+  /** What the customer's shipping method costs ("8.50"): what a free shipping code saves them. */
+  shipping: string;
   /** The cart's transactional currency (ISO 4217): what a promotion's currency_code is held against. */
   currency: string;
   /** Coupon codes the cart already holds. */
@@ -91,19 +106,80 @@ export function codeRefusal(fake: FakeBigCommerce, hash: string, text: string, c
   return spent(found.promotion, found.code, checkout) ?? cartRefusal(fake, hash, found.promotion, checkout);
 }
 
-/** A checkout applies the code as BigCommerce would: whether it applied (then its uses are counted). */
+/** What a code took off one order: off its subtotal, and off its shipping (decimal text, "4.00"). */
+export interface TakenOff {
+  customerId: string;
+  subtotal: string;
+  shipping: string;
+}
+
+/** Each code's uses, in order (kept by the code's own object: a test reads them after the code is deleted). */
+const taken = new WeakMap<FakeCouponCode, TakenOff[]>();
+
+/** The cents a rule's action takes off the cart: off its subtotal, and off its shipping. */
+function actionOff(rule: SavedRule, subtotal: number, shipping: number): { subtotal: number; shipping: number } {
+  const { cart_value: value, shipping: free } = rule.action as {
+    cart_value?: {
+      discount: { fixed_amount?: string; percentage_amount?: string };
+      maximum_allowed_discount_amount?: string;
+    };
+    shipping?: { free_shipping?: boolean; zone_ids: unknown };
+  };
+  if (value) {
+    const { fixed_amount: fixed, percentage_amount: percentage } = value.discount;
+    const off = fixed !== undefined ? cents(fixed) : Math.round((subtotal * Number(percentage)) / 100);
+    const most = value.maximum_allowed_discount_amount;
+    return { subtotal: Math.min(off, subtotal, most ? cents(most) : Infinity), shipping: 0 };
+  }
+  if (free) {
+    if (free.zone_ids !== '*') throw new Error('the fake’s carts name no shipping zone: it applies zone_ids "*" alone');
+    return { subtotal: 0, shipping: free.free_shipping === true ? shipping : 0 };
+  }
+  throw new Error(`the fake's checkout applies cart_value and shipping actions only: ${JSON.stringify(rule.action)}`);
+}
+
+/** What the promotion takes off this cart: its first rule whose condition the cart meets. */
+function promotionOff(promotion: FakePromotion, checkout: Checkout): TakenOff {
+  const subtotal = cents(checkout.subtotal);
+  const money = (amount: number) => (amount / 100).toFixed(2);
+  for (const rule of promotion.rules) {
+    const { condition } = rule as { condition?: { cart?: Record<string, unknown> } };
+    if (condition !== undefined && Object.keys(condition.cart ?? {}).some((key) => key !== 'minimum_spend'))
+      throw new Error(`the fake's checkout holds a cart to minimum_spend only: ${JSON.stringify(condition)}`);
+    const minimum = condition?.cart?.minimum_spend as string | undefined;
+    if (minimum !== undefined && subtotal < cents(minimum)) continue;
+    const off = actionOff(rule, subtotal, cents(checkout.shipping));
+    return { customerId: checkout.customerId, subtotal: money(off.subtotal), shipping: money(off.shipping) };
+  }
+  return { customerId: checkout.customerId, subtotal: '0.00', shipping: '0.00' };
+}
+
+/** A checkout applies the code as BigCommerce would: whether it applied (then its use and what it took off count). */
 export function useCode(fake: FakeBigCommerce, hash: string, text: string, checkout: Checkout): boolean {
   if (codeRefusal(fake, hash, text, checkout) !== undefined) return false;
   const { promotion, code } = findCode(fake, hash, text)!;
   code.current_uses += 1;
   code.usesBy.set(checkout.customerId, (code.usesBy.get(checkout.customerId) ?? 0) + 1);
   promotion.current_uses += 1;
+  taken.set(code, [...(taken.get(code) ?? []), promotionOff(promotion, checkout)]);
   return true;
 }
 
-/** A cart in the store's own currency, for a customer, of that subtotal. */
-export function storeCart(fake: FakeBigCommerce, hash: string, customerId: string, subtotal: string): Checkout {
+/** What each order that paid with the code took off, in order; none for a code never used (or never made). */
+export function takenOff(fake: FakeBigCommerce, hash: string, text: string): TakenOff[] {
+  const made = madeCode(fake, hash, text);
+  return made ? (taken.get(made.code) ?? []) : [];
+}
+
+/** A cart in the store's own currency, for a customer, of that subtotal, shipped at that cost (free by default). */
+export function storeCart(
+  fake: FakeBigCommerce,
+  hash: string,
+  customerId: string,
+  subtotal: string,
+  shipping = '0.00',
+): Checkout {
   const store = fake.stores.get(hash);
   if (!store) throw new Error(`the fake BigCommerce has no store ${hash}`);
-  return { customerId, subtotal, currency: store.currency };
+  return { customerId, subtotal, shipping, currency: store.currency };
 }

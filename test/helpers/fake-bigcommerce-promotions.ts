@@ -2,7 +2,8 @@
 // (reference/promotions.v3.yml; docs/store-operations/promotions/index.mdx, "How to create a coupon promotion"):
 //   POST   v3/promotions               DraftCouponPromotion -> 201 {data: SavedCouponPromotion, meta: {}};
 //                                      422 {errors: [{status, title}]} without name, redemption_type or rules, or
-//                                      with coupon_overrides_other_promotions while can_be_used_with_other_promotions
+//                                      with coupon_overrides_other_promotions while can_be_used_with_other_promotions,
+//                                      or with a rule BigCommerce does not take (fake-bigcommerce-promotion-rules.ts)
 //   GET    v3/promotions               ?code= (a promotion having that code), query (its name or one of its codes
 //                                      contains it: "Filter items by both name or code"), redemption_type, id ->
 //                                      {data, meta}
@@ -24,6 +25,7 @@
 // A checkout applying a code is fake-bigcommerce-checkout.ts.
 import type { Request, Response } from 'express';
 import { fakeScopeOf, fakeStoreOf, type FakeBigCommerce, type FakeStore } from './fake-bigcommerce.ts';
+import { savedRules, type SavedRule } from './fake-bigcommerce-promotion-rules.ts';
 
 export interface FakeCouponCode {
   id: number;
@@ -44,7 +46,7 @@ export interface FakePromotion {
   created_from: 'api';
   channels: Array<{ id: number }>;
   customer: Record<string, unknown>;
-  rules: Array<Record<string, unknown>>;
+  rules: SavedRule[];
   notifications: unknown[];
   current_uses: number;
   max_uses: number | null;
@@ -179,7 +181,8 @@ function servePromotions(api: FakeBigCommerce['storeApi']): void {
     if (typeof body.name !== 'string' || body.name === '') return invalid(res, 'name is required');
     if (body.redemption_type !== 'COUPON' && body.redemption_type !== 'AUTOMATIC')
       return invalid(res, 'redemption_type must be COUPON or AUTOMATIC');
-    if (!Array.isArray(body.rules) || body.rules.length === 0) return invalid(res, 'rules is required');
+    const rules = savedRules(body.rules);
+    if (typeof rules === 'string') return invalid(res, rules);
     const combines = body.can_be_used_with_other_promotions !== false;
     if (combines && body.coupon_overrides_other_promotions !== undefined)
       return invalid(res, 'coupon_overrides_other_promotions needs can_be_used_with_other_promotions false');
@@ -198,7 +201,7 @@ function servePromotions(api: FakeBigCommerce['storeApi']): void {
       created_from: 'api',
       channels: Array.isArray(body.channels) ? (body.channels as Array<{ id: number }>) : [],
       customer: { group_ids: [], minimum_order_count: 0, excluded_group_ids: [], segments: null },
-      rules: body.rules as Array<Record<string, unknown>>,
+      rules,
       notifications: Array.isArray(body.notifications) ? body.notifications : [],
       current_uses: 0,
       max_uses: typeof body.max_uses === 'number' ? body.max_uses : null,
