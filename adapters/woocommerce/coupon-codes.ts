@@ -133,9 +133,8 @@ export function wooCouponCodes(
         ...couponDiscount(request.benefit),
         // The merchant reads why the coupon is there; the code names it in the coupons' list.
         description: request.title,
-        // One order pays with one of the bridge's codes at most where the reward does not combine; a reward that
-        // combines may meet another coupon in its order.
-        // Never beside another coupon, the bridge's own included: an order pays with at most one bridge code.
+        // Never beside another coupon, the bridge's own included, whether or not the reward combines: an order
+        // pays with at most one bridge code.
         individual_use: true,
         usage_limit: 1,
         usage_limit_per_user: 1,
