@@ -1,10 +1,11 @@
 // A reward's discount code on a WooCommerce store (capabilities/codes.ts): a coupon made with the REST API v3
 // (POST /wp-json/wc/v3/coupons; WooCommerce's WC_REST_Coupons_V2_Controller, which v3 extends): the reward's
-// fixed amount off the cart (fixed_cart), its minimum order (minimum_amount), used once (usage_limit 1) and once
-// by a customer (usage_limit_per_user 1), always alone in its order (individual_use: WooCommerce's product and
-// shipping discounts are coupons too, and a reward that "combines" would let two of the bridge's codes into one
-// order, whose one redeem is one code's), expiring at the reward's expiry. The coupon's id is the code's platformId; a coupon is found again by its text
-// (GET /coupons?code=, which WooCommerce answers by wc_get_coupon_id_by_code: it stores codes in lower case).
+// benefit (couponDiscount: an amount or a percent off the cart, or free shipping), its minimum order
+// (minimum_amount), used once (usage_limit 1) and once by a customer (usage_limit_per_user 1), always alone in its
+// order (individual_use: WooCommerce's product and shipping discounts are coupons too, and a reward that "combines"
+// would let two of the bridge's codes into one order, whose one redeem is one code's), expiring at the reward's
+// expiry. The coupon's id is the code's platformId; a coupon is found again by its text (GET /coupons?code=, which
+// WooCommerce answers by wc_get_coupon_id_by_code: it stores codes in lower case).
 // For one customer: email_restrictions holds the customer's e-mail. WooCommerce checks it only when the order is
 // placed (WC_Cart::check_customer_coupons), against the billing e-mail typed at checkout (and the signed-in
 // account's e-mail): anyone who typed the customer's e-mail as their billing e-mail could use it. The code's text,
@@ -67,11 +68,40 @@ const wooInstant = (iso: string) => `${new Date(iso).toISOString().slice(0, 19)}
 /** WooCommerce keeps coupon codes in lower case (wc_format_coupon_code); a code is the same code in any case. */
 const sameCode = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** A coupon's discount for a benefit (WooCommerce REST coupons: discount_type and amount). */
-function couponDiscount(benefit: RewardBenefit): { discount_type: string; amount: string } {
+/**
+ * What the merchant's Rewards says of a free-shipping reward on WooCommerce. WooCommerce makes the coupon, but its
+ * free_shipping only "enable[s] free shipping" where "the free shipping method requires a coupon"
+ * (woocommerce.github.io/woocommerce-rest-api-docs, Coupons, free_shipping; woocommerce.com/document/free-shipping,
+ * "Free shipping requires: A valid free shipping coupon"): a store without it takes the coupon and charges shipping.
+ * A note, not `notMade`: the store can be set so, and notMade would refuse the reward outright.
+ */
+export const WOO_FREE_SHIPPING_NOTE =
+  'Free shipping codes work once your shipping zone offers Free shipping that requires a coupon: WooCommerce › Settings › Shipping.';
+
+/** A coupon's discount, as the REST API's coupon properties name it. */
+interface CouponDiscount {
+  discount_type: 'fixed_cart' | 'percent';
+  /** Decimal text: the money off, or the percent ("Should always be numeric, even if setting a percentage"). */
+  amount: string;
+  free_shipping: boolean;
+}
+
+/**
+ * A coupon's discount for a benefit (woocommerce.github.io/woocommerce-rest-api-docs, Coupons: discount_type
+ * percent|fixed_cart|fixed_product, amount, free_shipping). The return type makes the switch exhaustive: a new kind
+ * of benefit fails to compile here until it is made.
+ */
+function couponDiscount(benefit: RewardBenefit): CouponDiscount {
   switch (benefit.kind) {
     case 'amount_off':
-      return { discount_type: 'fixed_cart', amount: benefit.amount };
+      return { discount_type: 'fixed_cart', amount: benefit.amount, free_shipping: false };
+    case 'percent_off':
+      // Off the items, not the shipping (woocommerce.com/document/coupon-management, Percentage discount).
+      return { discount_type: 'percent', amount: String(benefit.percent), free_shipping: false };
+    case 'free_shipping':
+      // Nothing off the items, the shipping opened: the docs' own free-shipping coupon is fixed_cart, 0.00 and
+      // free_shipping true (List all coupons' example).
+      return { discount_type: 'fixed_cart', amount: '0', free_shipping: true };
   }
 }
 
@@ -93,6 +123,8 @@ export function wooCouponCodes(
   return {
     // email_restrictions is checked against the billing e-mail anyone may type: not kept to one customer.
     forOneCustomer: false,
+    // Every kind is made; free shipping takes a store setting the merchant reads about (WOO_FREE_SHIPPING_NOTE).
+    notMade: {},
 
     async make(request: DiscountCodeRequest): Promise<MadeCode> {
       const client = await rest(request.shop);
@@ -101,9 +133,8 @@ export function wooCouponCodes(
         ...couponDiscount(request.benefit),
         // The merchant reads why the coupon is there; the code names it in the coupons' list.
         description: request.title,
-        // One order pays with one of the bridge's codes at most where the reward does not combine; a reward that
-        // combines may meet another coupon in its order.
-        // Never beside another coupon, the bridge's own included: an order pays with at most one bridge code.
+        // Never beside another coupon, the bridge's own included, whether or not the reward combines: an order
+        // pays with at most one bridge code.
         individual_use: true,
         usage_limit: 1,
         usage_limit_per_user: 1,

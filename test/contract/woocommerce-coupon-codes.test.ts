@@ -1,23 +1,29 @@
 // A reward's discount codes on WooCommerce against the fake WooCommerce's coupons over HTTP: each code is a coupon
-// of the reward's amount off the cart, its minimum, one use, for the customer's e-mail, expiring at the code's
-// expiry even where the site's clock is not GMT; an order placed with it goes through once, only with that billing
-// e-mail, not after its expiry; it is found again by its text (WooCommerce keeps codes in lower case), its uses are
-// WooCommerce's count, and removing it deletes it (twice is fine). A read-only key, or a key whose user may not
-// manage coupons, is told in words to connect again; a make whose answer was lost leaves a coupon `find` finds; a
-// revoked key's refusal says the store no longer lets the bridge in.
+// of the reward's benefit (an amount or a percent off the cart, or free shipping), its minimum, one use, for the
+// customer's e-mail, expiring at the code's expiry even where the site's clock is not GMT; an order placed with it
+// goes through once, only with that billing e-mail, not after its expiry, and takes off what the reward gives (the
+// shipping only where the store's zone offers Free shipping for a coupon); it is found again by its text
+// (WooCommerce keeps codes in lower case), its uses are WooCommerce's count, and removing it deletes it (twice is
+// fine). A read-only key, or a key whose user may not manage coupons, is told in words to connect again; a make
+// whose answer was lost leaves a coupon `find` finds; a revoked key's refusal says the store no longer lets the
+// bridge in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WooRestClient } from '../../adapters/woocommerce/admin-api.ts';
 import { wooCouponCodes } from '../../adapters/woocommerce/coupon-codes.ts';
 import type { DiscountCodeRequest } from '../../src/core/platform-module.ts';
+import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
 import {
   couponsOf,
   failNextCouponCreate,
   madeCoupon,
+  placeOrder,
   refuseCoupons,
+  setFreeShipping,
   setSiteOffset,
   useCoupon,
   withCoupons,
+  type FreeShippingMethod,
 } from '../helpers/fake-woocommerce-coupons.ts';
 
 const SHOP = 'coupons.example';
@@ -50,6 +56,10 @@ const codesWith = (key: string, secret: string, why?: string) => {
   );
 };
 const codes = codesWith('ck_rw', 'cs_rw');
+/** The store's REST API with the bridge's key: a coupon as WooCommerce answers it. */
+const restClient = () =>
+  new WooRestClient({ url: fake.url, consumerKey: 'ck_rw', consumerSecret: 'cs_rw', outbound: { userAddress: false } });
+const readBack = async (id: string) => (await restClient().json('GET', `coupons/${id}`)).body;
 
 function request(change: Partial<DiscountCodeRequest> = {}): DiscountCodeRequest {
   const now = Date.now();
@@ -255,5 +265,119 @@ describe('WooCommerce coupon codes', () => {
       message: expect.stringMatching(/no access/),
       transient: false,
     });
+  });
+});
+
+/** Each kind of reward, and the coupon WooCommerce answers for it (woocommerce-rest-api-docs, Coupons). */
+const KINDS: Array<{ benefit: RewardBenefit; coupon: Record<string, unknown> }> = [
+  {
+    benefit: { kind: 'amount_off', amount: '7.50' },
+    coupon: { discount_type: 'fixed_cart', amount: '7.50', free_shipping: false },
+  },
+  {
+    benefit: { kind: 'percent_off', percent: 10 },
+    coupon: { discount_type: 'percent', amount: '10.00', free_shipping: false },
+  },
+  { benefit: { kind: 'free_shipping' }, coupon: { discount_type: 'fixed_cart', amount: '0.00', free_shipping: true } },
+];
+/** A cart of 64.00 shipped for 4.90 (a Flat rate). */
+const CART_64 = { subtotal: '64.00', shipping: '4.90' };
+
+describe('WooCommerce coupon codes of each kind of reward', () => {
+  it('makes every kind (free shipping with a note on the merchant’s page, not refused)', () => {
+    expect(codes.notMade).toEqual({});
+  });
+
+  it.each(KINDS)('makes a $benefit.kind coupon, used once, alone, for her, with its minimum', async (kind) => {
+    const asked = request({ benefit: kind.benefit, minimumOrder: '20.00' });
+    await expect(readBack(await madeId(asked))).resolves.toMatchObject({
+      code: asked.code.toLowerCase(),
+      ...kind.coupon,
+      minimum_amount: '20.00',
+      usage_limit: 1,
+      usage_limit_per_user: 1,
+      individual_use: true,
+      email_restrictions: [EMAIL.toLowerCase()],
+      date_expires_gmt: new Date(asked.expiresAt).toISOString().slice(0, 19),
+      status: 'publish',
+    });
+  });
+
+  it.each(KINDS)('finds a $benefit.kind coupon whose answer was lost, counts its use, and removes it', async (kind) => {
+    const asked = request({ benefit: kind.benefit });
+    failNextCouponCreate(fake, 'after');
+    await expect(codes.make(asked)).rejects.toThrow(/WooCommerce/);
+    const id = await codes.find(SHOP, asked.code);
+    expect(id).toBeDefined();
+    await expect(codes.uses(SHOP, id!)).resolves.toBe(0);
+    expect(useCoupon(fake, asked.code, checkout())).toBe(true);
+    await expect(codes.uses(SHOP, id!)).resolves.toBe(1);
+    await codes.remove(SHOP, id!);
+    expect(madeCoupon(fake, asked.code)?.deleted).toBe(true);
+    await expect(codes.find(SHOP, asked.code)).resolves.toBeUndefined();
+  });
+
+  it('takes off the amount, a tenth of the items, or the shipping where the zone offers Free shipping for a coupon', async () => {
+    const paid = async (benefit: RewardBenefit) => {
+      const asked = request({ benefit });
+      await madeId(asked);
+      return placeOrder(fake, asked.code, checkout(CART_64));
+    };
+    setFreeShipping(fake, { requires: 'coupon', minAmount: '0.00' });
+    try {
+      const shipped = { shippingOff: '0.00', shippingTotal: '4.90' };
+      await expect(paid({ kind: 'amount_off', amount: '7.50' })).resolves.toMatchObject({
+        discount: '7.50',
+        ...shipped,
+      });
+      // The share is of the items alone: 10% of 64.00, the shipping charged in full.
+      await expect(paid({ kind: 'percent_off', percent: 10 })).resolves.toMatchObject({ discount: '6.40', ...shipped });
+      await expect(paid({ kind: 'free_shipping' })).resolves.toMatchObject({
+        discount: '0.00',
+        shippingOff: '4.90',
+        shippingTotal: '0.00',
+      });
+    } finally {
+      setFreeShipping(fake, null);
+    }
+  });
+
+  it('charges the shipping, and counts the use, for a free-shipping coupon where no Free shipping needs one', async () => {
+    // Why the merchant's Rewards says how to set the zone (WOO_FREE_SHIPPING_NOTE): WooCommerce takes the coupon.
+    const methods: Array<FreeShippingMethod | null> = [null, { requires: 'min_amount', minAmount: '100.00' }];
+    try {
+      for (const method of methods) {
+        setFreeShipping(fake, method);
+        const asked = request({ benefit: { kind: 'free_shipping' } });
+        const id = await madeId(asked);
+        expect(placeOrder(fake, asked.code, checkout(CART_64))).toMatchObject({
+          shippingOff: '0.00',
+          shippingTotal: '4.90',
+        });
+        await expect(codes.uses(SHOP, id)).resolves.toBe(1);
+      }
+    } finally {
+      setFreeShipping(fake, null);
+    }
+  });
+
+  it('is refused by the store, as WooCommerce refuses it, a coupon of a discount_type it does not know', async () => {
+    const answer = await restClient().json('POST', 'coupons', {
+      json: { code: 'lb-unknown-type', discount_type: 'free_shipping', amount: '0' },
+    });
+    const why = 'discount_type is not one of percent, fixed_cart, and fixed_product.';
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): discount_type',
+        data: {
+          status: 400,
+          params: { discount_type: why },
+          details: { discount_type: { code: 'rest_not_in_enum', message: why, data: null } },
+        },
+      },
+    });
+    expect(madeCoupon(fake, 'lb-unknown-type')).toBeUndefined();
   });
 });

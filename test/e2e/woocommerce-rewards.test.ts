@@ -1,16 +1,25 @@
 // A WooCommerce customer spends their points, end to end: the whole bridge in process behind an https front, the
 // store connected through WooCommerce's app authentication (a Read/Write key), the WordPress plugin connected with a
-// code from the merchant's page, and the fake WooCommerce's coupons (test/helpers/fake-woocommerce-coupons.ts, from
-// WooCommerce's source). Ada earns 300 points, redeems a reward with the token the plugin signs for her, gets a
-// coupon that works once, and pays with it: the order arrives twice and her points leave the service once. Her export
-// lists the reservation; her erasure removes a live coupon from the store and releases what it held; the plugin's
-// Disconnect closes the storefront and removes her open coupon, keeping the one she paid with for its order; the
-// store's erasure takes the plugin's key with it.
+// code from the merchant's page, and the fake WooCommerce's coupons and checkout (test/helpers/fake-woocommerce-
+// coupons.ts, from WooCommerce's docs and source). Ada earns 300 points, redeems a reward with the token the plugin
+// signs for her, gets a coupon that works once, and pays with it: the order arrives twice and her points leave the
+// service once. The merchant's rewards are of each kind: 10% off and free shipping (the store's zone offering Free
+// shipping for a coupon) take off what they say, and each code's points leave once. Her export lists the
+// reservation; her erasure removes a live coupon from the store and releases what it held; the plugin's Disconnect
+// closes the storefront and removes her open coupon, keeping the one she paid with for its order; the store's
+// erasure takes the plugin's key with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BENEFIT_KINDS } from '../../src/core/reward-benefit.ts';
 import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { eventually } from '../helpers/engine.ts';
 import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
-import { madeCoupon, useCoupon, withCoupons } from '../helpers/fake-woocommerce-coupons.ts';
+import {
+  madeCoupon,
+  placeOrder,
+  setFreeShipping,
+  useCoupon,
+  withCoupons,
+} from '../helpers/fake-woocommerce-coupons.ts';
 import { opensslAvailable } from '../helpers/https-front.ts';
 import { wooOrderJson } from '../helpers/woocommerce.ts';
 import {
@@ -97,6 +106,14 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
       rewards: [
         { points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 30, combines: true },
         { points: 50, amountOff: '1.00', minimumOrder: null, expiresInDays: 7, combines: false },
+        {
+          points: 50,
+          benefit: { kind: 'percent_off', percent: 10 },
+          minimumOrder: null,
+          expiresInDays: 7,
+          combines: false,
+        },
+        { points: 50, benefit: { kind: 'free_shipping' }, minimumOrder: null, expiresInDays: 7, combines: false },
       ],
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
@@ -127,6 +144,56 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
     await world.bridge.engine.drain();
     expect(redeemed()).toEqual([expect.objectContaining({ points: 200, email: ADA.email })]);
     await eventually(async () => expect((await asAda()).body.balance?.available).toBe(100), 20_000);
+  }, 60_000);
+
+  it('redeems 10% off and free shipping into coupons that take off what they say, each code’s points leaving once', async () => {
+    // WooCommerce makes every kind: the merchant's Rewards refuses none (free shipping comes with a note).
+    expect((await asPage('GET', '/storefront/rewards')).body.kinds).toEqual(
+      BENEFIT_KINDS.map((kind) => ({ kind, notMade: null })),
+    );
+    await deliver(8104, 'completed');
+    await eventually(async () => expect((await asAda()).body.balance?.available).toBe(200), 20_000);
+    // The zone offers Free shipping to a valid free shipping coupon, as the merchant's note says to set it.
+    setFreeShipping(woo, { requires: 'coupon', minAmount: '0.00' });
+    const kinds = [
+      { reward: rewards[2]!, order: 8210, coupon: { discount_type: 'percent', amount: '10', free_shipping: false } },
+      { reward: rewards[3]!, order: 8220, coupon: { discount_type: 'fixed_cart', amount: '0', free_shipping: true } },
+    ];
+    // Pressed at once, as a customer may: the two share one read of her balance (she has a few a minute).
+    const answers = await Promise.all(kinds.map(({ reward }) => asAda(`/redeem?reward=${reward.id}`, 'POST')));
+    const taken: Array<Record<string, string>> = [];
+    for (const [i, { reward, order, coupon }] of kinds.entries()) {
+      expect(answers[i]!.body).toMatchObject({ redeemed: true, benefit: reward.benefit });
+      const code = answers[i]!.body.code as string;
+      expect(madeCoupon(woo, code)!.coupon).toMatchObject({
+        ...coupon,
+        usage_limit: 1,
+        email_restrictions: [ADA.email],
+      });
+      // A cart of 64.00 shipped for 4.90; the coupon goes through once.
+      const placed = placeOrder(woo, code, { billingEmail: ADA.email, subtotal: '64.00', shipping: '4.90' });
+      if ('refused' in placed) throw new Error(`refused at checkout: ${placed.refused}`);
+      taken.push({ discount: placed.discount, shippingOff: placed.shippingOff });
+      expect(useCoupon(woo, code, { billingEmail: ADA.email })).toBe(false);
+      const before = sandboxAccount().store.snapshot().redemptions.length;
+      await deliver(order, 'processing', [{ code: placed.code, discount: placed.discount }]);
+      await deliver(order, 'processing', [{ code: placed.code, discount: placed.discount }]);
+      await eventually(() => expect(sandboxAccount().store.snapshot().redemptions).toHaveLength(before + 1), 20_000);
+      await world.bridge.engine.drain();
+      expect(sandboxAccount().store.snapshot().redemptions.slice(before)).toEqual([
+        expect.objectContaining({ points: 50, email: ADA.email }),
+      ]);
+    }
+    // 10% of the items; then the shipping, all of it.
+    expect(taken).toEqual([
+      { discount: '6.40', shippingOff: '0.00' },
+      { discount: '0.00', shippingOff: '4.90' },
+    ]);
+    // Read from the service, once a redeem just made no longer counts as held too (REDEEM_SKEW_MS).
+    await eventually(
+      async () => expect((await asAda()).body.balance).toMatchObject({ available: 100, stale: false }),
+      20_000,
+    );
   }, 60_000);
 
   it('exports her reservation, and her erasure removes a live coupon and releases what it held', async () => {

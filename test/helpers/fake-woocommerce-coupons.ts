@@ -1,17 +1,23 @@
-// WooCommerce's coupons on the fake WooCommerce's REST API, from WooCommerce's own code (the REST API v3 coupons
-// controller, WC_REST_Coupons_Controller, and the v2 one it extends; WC_REST_CRUD_Controller; WC_Coupon's setters;
-// WC_Data::set_date_prop) and its REST API docs (woocommerce-rest-api-docs, "Coupons"):
+// WooCommerce's coupons on the fake WooCommerce's REST API, from WooCommerce's REST API docs
+// (woocommerce.github.io/woocommerce-rest-api-docs, "Coupons": the coupon properties, and the answers' examples) and
+// its own code (the REST API v3 coupons controller, WC_REST_Coupons_Controller, and the v2 one it extends;
+// WC_REST_CRUD_Controller; WC_Coupon's setters; WC_Data::set_date_prop); WordPress's argument checks from
+// developer.wordpress.org (WP_REST_Request::has_valid_params, rest_validate_enum, rest_is_boolean):
 //   POST   /wp-json/wc/v3/coupons        201 with the coupon. code required (400 rest_missing_callback_param),
 //                                        not empty (400 woocommerce_rest_empty_coupon_code), kept in lower case
 //                                        (wc_format_coupon_code), unique (400 woocommerce_rest_coupon_code_already_exists
-//                                        "The coupon code already exists"); discount_type percent|fixed_cart|
-//                                        fixed_product, amount and minimum_amount strings, usage limits integers,
-//                                        individual_use boolean, email_restrictions strings, each lower-cased and a
-//                                        valid e-mail (400 coupon_invalid_email_address), all else 400
-//                                        rest_invalid_param. date_expires: ISO 8601 with Z or ±hh:mm and whole
-//                                        seconds is read at that offset, any other string in the site's timezone;
-//                                        date_expires_gmt is in the schema but WC_Coupon has no setter, so it is
-//                                        ignored.
+//                                        "The coupon code already exists"); discount_type one of percent,
+//                                        fixed_cart, fixed_product (default fixed_cart; any other 400
+//                                        rest_invalid_param, its detail rest_not_in_enum), amount and
+//                                        minimum_amount strings (amount "numeric, even if setting a percentage",
+//                                        answered with two decimals), usage limits integers, individual_use and
+//                                        free_shipping booleans (true/false, "true"/"false"/"1"/"0" or 1/0, as
+//                                        rest_is_boolean), email_restrictions strings, each lower-cased and a valid
+//                                        e-mail (400 coupon_invalid_email_address); a wrong type is 400
+//                                        rest_invalid_param, its detail rest_invalid_type. date_expires: ISO 8601
+//                                        with Z or ±hh:mm and whole seconds is read at that offset, any other string
+//                                        in the site's timezone; date_expires_gmt is in the schema but WC_Coupon has
+//                                        no setter, so it is ignored.
 //   GET    /wp-json/wc/v3/coupons        ?code= (the coupon of that code, in any case, or none), per_page, page;
 //                                        X-WP-Total, X-WP-TotalPages
 //   GET    /wp-json/wc/v3/coupons/<id>   the coupon; 404 woocommerce_rest_shop_coupon_invalid_id "Invalid ID."
@@ -19,69 +25,78 @@
 //                                        the bin (status trash); 404 as above for none
 // Permissions: the fake's REST authentication (a read key writing is refused there, 401 "does not have write
 // permissions"); a key whose user may not manage coupons gets 403 woocommerce_rest_cannot_create|view|delete.
-// A checkout applying a coupon (useCoupon) follows WC_Discounts and WC_Cart::check_customer_coupons: published,
-// usage_count under usage_limit, not past date_expires, minimum_amount met, fewer than usage_limit_per_user uses
-// by the billing e-mail; email_restrictions checked when the order is placed against the billing e-mail and the
-// signed-in account's e-mail, lower-cased, each restriction matching exactly or by its wildcard (* for anything,
-// as WC_Cart::is_coupon_emails_allowed turns it into a regex). Placing the order counts a use (usage_count, used_by).
+// A checkout with a coupon, and what it takes off: fake-woocommerce-checkout.ts.
 import express, { type Request, type Response } from 'express';
 import type { FakeRestAction, FakeWooCommerce } from './fake-woocommerce.ts';
+import {
+  couponStates,
+  formatCode,
+  publishedCoupon,
+  stateOf,
+  type CouponState,
+  type CreateFailure,
+  type FakeCoupon,
+} from './fake-woocommerce-coupon-state.ts';
 
-export interface FakeCoupon {
-  id: number;
-  code: string;
-  amount: string;
-  status: 'publish' | 'trash';
-  discount_type: 'percent' | 'fixed_cart' | 'fixed_product';
-  description: string;
-  /** When it expires (ms since the epoch), or none. */
-  expires: number | null;
-  usage_count: number;
-  individual_use: boolean;
-  usage_limit: number | null;
-  usage_limit_per_user: number | null;
-  minimum_amount: string;
-  email_restrictions: string[];
-  used_by: string[];
-  created: number;
-}
-
-/** Where the next create fails: before the coupon is stored (500), or after (the connection drops, its answer lost). */
-export type CreateFailure = 'before' | 'after';
-
-interface CouponState {
-  coupons: Map<number, FakeCoupon>;
-  /** Every coupon the store ever made, by its code: kept after a delete, for tests. */
-  made: Map<string, FakeCoupon>;
-  nextId: number;
-  fail: CreateFailure | undefined;
-  /** The key's user may not manage coupons (a customer's or a shop worker's key without the capability). */
-  refused: boolean;
-  /** The site's timezone (Settings > General) as hours from GMT. */
-  gmtOffsetHours: number;
-}
-
-const states = new WeakMap<FakeWooCommerce, CouponState>();
-
-function stateOf(fake: FakeWooCommerce): CouponState {
-  const state = states.get(fake);
-  if (!state) throw new Error('the fake WooCommerce has no coupons: call withCoupons first');
-  return state;
-}
+export type { CreateFailure, FakeCoupon, FreeShippingMethod, PlacedOrder } from './fake-woocommerce-coupon-state.ts';
+// The checkout's hooks, from here as from before it had a file of its own.
+export {
+  CART,
+  countCouponAgain,
+  couponRefusal,
+  giveCouponBack,
+  ordersPlaced,
+  placeOrder,
+  setFreeShipping,
+  useCoupon,
+  type WooCheckout,
+} from './fake-woocommerce-checkout.ts';
 
 const DISCOUNT_TYPES = ['percent', 'fixed_cart', 'fixed_product'] as const;
-/** wc_format_coupon_code: decoded, trimmed, lower case. */
-const formatCode = (code: string) => code.trim().toLowerCase();
 /** WordPress's is_email, roughly: something@something.something. */
 const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 /** wc_format_decimal(value, 2), as the answers show amounts. */
 const decimal2 = (value: string) => (Number(value) || 0).toFixed(2);
 
-const error = (res: Response, status: number, code: string, message: string, data: Record<string, unknown> = {}) =>
+/** A REST error: {code, message, data: {status, ...}} (woocommerce-rest-api-docs, Introduction, Errors). */
+interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+  data: Record<string, unknown>;
+}
+const refusal = (status: number, code: string, message: string, data: Record<string, unknown> = {}): Refusal => ({
+  status,
+  code,
+  message,
+  data,
+});
+const send = (res: Response, { status, code, message, data }: Refusal) =>
   void res.status(status).json({ code, message, data: { status, ...data } });
-const invalidParam = (res: Response, name: string, why: string) =>
-  error(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, { params: { [name]: why } });
+const error = (res: Response, status: number, code: string, message: string) =>
+  send(res, refusal(status, code, message));
+/**
+ * WP_REST_Request::has_valid_params: 400 rest_invalid_param, "Invalid parameter(s): <name>", data.params naming
+ * why and data.details the check's own error ({code, message, data}: rest_not_in_enum from rest_validate_enum,
+ * rest_invalid_type with {param} for a wrong type).
+ */
+const invalidParam = (name: string, why: string, detail: string, detailData: unknown = null) =>
+  refusal(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, {
+    params: { [name]: why },
+    details: { [name]: { code: detail, message: why, data: detailData } },
+  });
+const wrongType = (name: string, type: string) =>
+  invalidParam(name, `${name} is not of type ${type}.`, 'rest_invalid_type', { param: name });
 const invalidId = (res: Response) => error(res, 404, 'woocommerce_rest_shop_coupon_invalid_id', 'Invalid ID.');
+
+/** rest_is_boolean, then rest_sanitize_boolean: a boolean, "true"/"false"/"1"/"0" in any case, or 1/0; else none. */
+function booleanOf(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  const text = typeof value === 'string' ? value.toLowerCase() : value;
+  if (text === 'true' || text === '1' || text === 1) return true;
+  if (text === 'false' || text === '0' || text === 0) return false;
+  return undefined;
+}
 
 /** WC_Data::set_date_prop for a string: ISO 8601 with its zone is read at that offset, anything else in the site's. */
 function expiryOf(value: string, gmtOffsetHours: number): number | undefined {
@@ -92,8 +107,85 @@ function expiryOf(value: string, gmtOffsetHours: number): number | undefined {
   return Number.isNaN(read) ? undefined : read - gmtOffsetHours * 3_600_000;
 }
 
+/** The coupon a create's body asks for, its id and creation time still to come, or WooCommerce's refusal. */
+function askedCoupon(
+  body: Record<string, unknown>,
+  state: CouponState,
+): { coupon: Omit<FakeCoupon, 'id' | 'created'> } | { refused: Refusal } {
+  const given = (name: string) => body[name] !== undefined && body[name] !== null;
+  if (body.code === undefined)
+    return { refused: refusal(400, 'rest_missing_callback_param', 'Missing parameter(s): code', { params: ['code'] }) };
+  for (const name of [
+    'code',
+    'discount_type',
+    'amount',
+    'minimum_amount',
+    'description',
+    'date_expires',
+    'date_expires_gmt',
+  ])
+    if (given(name) && typeof body[name] !== 'string') return { refused: wrongType(name, 'string') };
+  for (const name of ['usage_limit', 'usage_limit_per_user'])
+    if (given(name) && !Number.isInteger(body[name])) return { refused: wrongType(name, 'integer') };
+  for (const name of ['individual_use', 'free_shipping'])
+    if (given(name) && booleanOf(body[name]) === undefined) return { refused: wrongType(name, 'boolean') };
+  const type = (body.discount_type ?? 'fixed_cart') as FakeCoupon['discount_type'];
+  // rest_validate_enum's words: wp_sprintf's %l lists the values with "and" before the last.
+  if (!DISCOUNT_TYPES.includes(type)) {
+    const why = 'discount_type is not one of percent, fixed_cart, and fixed_product.';
+    return { refused: invalidParam('discount_type', why, 'rest_not_in_enum') };
+  }
+  const emails = body.email_restrictions ?? [];
+  if (!Array.isArray(emails) || emails.some((each) => typeof each !== 'string')) {
+    const why = 'email_restrictions[0] is not of type string.';
+    return {
+      refused: invalidParam('email_restrictions', why, 'rest_invalid_type', { param: 'email_restrictions[0]' }),
+    };
+  }
+  const code = formatCode(body.code as string);
+  if (code === '')
+    return { refused: refusal(400, 'woocommerce_rest_empty_coupon_code', 'The coupon code cannot be empty.') };
+  if (publishedCoupon(state, code))
+    return { refused: refusal(400, 'woocommerce_rest_coupon_code_already_exists', 'The coupon code already exists') };
+  const restrictions = (emails as string[]).map((each) => each.trim().toLowerCase()).filter((each) => each !== '');
+  // A wildcard restriction is kept as typed (WooCommerce lets * through); anything else must be an e-mail.
+  if (restrictions.some((each) => !isEmail(each.replaceAll('*', 'x'))))
+    return { refused: refusal(400, 'coupon_invalid_email_address', 'Invalid email address restriction') };
+  let expires: number | null = null;
+  if (typeof body.date_expires === 'string' && body.date_expires !== '') {
+    const at = expiryOf(body.date_expires, state.gmtOffsetHours);
+    if (at === undefined)
+      return {
+        refused: refusal(400, 'rest_invalid_param', 'Invalid parameter(s): date_expires', {
+          params: { date_expires: 'Invalid date.' },
+        }),
+      };
+    expires = at;
+  }
+  const positive = (value: unknown) => (typeof value === 'number' && value > 0 ? value : null);
+  return {
+    coupon: {
+      code,
+      amount: typeof body.amount === 'string' ? body.amount : '0',
+      status: 'publish',
+      discount_type: type,
+      description: typeof body.description === 'string' ? body.description : '',
+      expires,
+      usage_count: 0,
+      individual_use: booleanOf(body.individual_use) === true,
+      // 0 is no limit, answered as null.
+      usage_limit: positive(body.usage_limit),
+      usage_limit_per_user: positive(body.usage_limit_per_user),
+      free_shipping: booleanOf(body.free_shipping) === true,
+      minimum_amount: typeof body.minimum_amount === 'string' ? body.minimum_amount : '0',
+      email_restrictions: restrictions,
+      used_by: [],
+    },
+  };
+}
+
 export function withCoupons(fake: FakeWooCommerce): FakeWooCommerce {
-  if (states.has(fake)) return fake;
+  if (couponStates.has(fake)) return fake;
   const state: CouponState = {
     coupons: new Map(),
     made: new Map(),
@@ -101,8 +193,10 @@ export function withCoupons(fake: FakeWooCommerce): FakeWooCommerce {
     fail: undefined,
     refused: false,
     gmtOffsetHours: 0,
+    freeShipping: null,
+    orders: [],
   };
-  states.set(fake, state);
+  couponStates.set(fake, state);
   const { router, allowed } = fake.site;
 
   /** wc_rest_prepare_date_response: Y-m-d\TH:i:s, in the site's time or as GMT, no zone. */
@@ -136,7 +230,7 @@ export function withCoupons(fake: FakeWooCommerce): FakeWooCommerce {
       usage_limit: coupon.usage_limit,
       usage_limit_per_user: coupon.usage_limit_per_user,
       limit_usage_to_x_items: null,
-      free_shipping: false,
+      free_shipping: coupon.free_shipping,
       product_categories: [],
       excluded_product_categories: [],
       exclude_sale_items: false,
@@ -166,9 +260,6 @@ export function withCoupons(fake: FakeWooCommerce): FakeWooCommerce {
     error(res, 403, `woocommerce_rest_cannot_${code}`, words[action]);
     return false;
   };
-  const byCode = (code: string) =>
-    [...state.coupons.values()].find((coupon) => coupon.status === 'publish' && coupon.code === formatCode(code));
-
   router.get('/wp-json/wc/v3/coupons', (req, res) => {
     if (!permitted(req, res, 'list')) return;
     const query = req.query as Record<string, string | undefined>;
@@ -176,7 +267,7 @@ export function withCoupons(fake: FakeWooCommerce): FakeWooCommerce {
     const page = Number(query.page ?? 1);
     const matching =
       query.code !== undefined && query.code !== ''
-        ? [byCode(query.code)].filter((coupon) => coupon !== undefined)
+        ? [publishedCoupon(state, query.code)].filter((coupon) => coupon !== undefined)
         : [...state.coupons.values()].sort((a, b) => b.created - a.created || b.id - a.id);
     res.set({
       'X-WP-Total': String(matching.length),
@@ -187,64 +278,15 @@ export function withCoupons(fake: FakeWooCommerce): FakeWooCommerce {
 
   router.post('/wp-json/wc/v3/coupons', express.json(), (req, res) => {
     if (!permitted(req, res, 'create')) return;
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    if (body.code === undefined)
-      return error(res, 400, 'rest_missing_callback_param', 'Missing parameter(s): code', { params: ['code'] });
-    for (const name of ['code', 'amount', 'minimum_amount', 'description', 'date_expires', 'date_expires_gmt'])
-      if (body[name] !== undefined && body[name] !== null && typeof body[name] !== 'string')
-        return invalidParam(res, name, `${name} is not of type string.`);
-    for (const name of ['usage_limit', 'usage_limit_per_user'])
-      if (body[name] !== undefined && body[name] !== null && !Number.isInteger(body[name]))
-        return invalidParam(res, name, `${name} is not of type integer.`);
-    if (body.individual_use !== undefined && typeof body.individual_use !== 'boolean')
-      return invalidParam(res, 'individual_use', 'individual_use is not of type boolean.');
-    const type = (body.discount_type ?? 'fixed_cart') as FakeCoupon['discount_type'];
-    if (!DISCOUNT_TYPES.includes(type))
-      return invalidParam(res, 'discount_type', `discount_type is not one of ${DISCOUNT_TYPES.join(', ')}.`);
-    const emails = body.email_restrictions ?? [];
-    if (!Array.isArray(emails) || emails.some((each) => typeof each !== 'string'))
-      return invalidParam(res, 'email_restrictions', 'email_restrictions[0] is not of type string.');
-    const code = formatCode(body.code as string);
-    if (code === '') return error(res, 400, 'woocommerce_rest_empty_coupon_code', 'The coupon code cannot be empty.');
-    if (byCode(code))
-      return error(res, 400, 'woocommerce_rest_coupon_code_already_exists', 'The coupon code already exists');
-    const restrictions = (emails as string[]).map((each) => each.trim().toLowerCase()).filter((each) => each !== '');
-    // A wildcard restriction is kept as typed (WooCommerce lets * through); anything else must be an e-mail.
-    if (restrictions.some((each) => !isEmail(each.replaceAll('*', 'x'))))
-      return error(res, 400, 'coupon_invalid_email_address', 'Invalid email address restriction');
-    let expires: number | null = null;
-    if (typeof body.date_expires === 'string' && body.date_expires !== '') {
-      const at = expiryOf(body.date_expires, state.gmtOffsetHours);
-      if (at === undefined) return invalidParam(res, 'date_expires', 'Invalid date.');
-      expires = at;
-    }
+    const asked = askedCoupon((req.body ?? {}) as Record<string, unknown>, state);
+    if ('refused' in asked) return send(res, asked.refused);
     const fail = state.fail;
     state.fail = undefined;
     if (fail === 'before')
       return error(res, 500, 'internal_server_error', 'There has been a critical error on this website.');
-    const coupon: FakeCoupon = {
-      id: state.nextId++,
-      code,
-      amount: typeof body.amount === 'string' ? body.amount : '0',
-      status: 'publish',
-      discount_type: type,
-      description: typeof body.description === 'string' ? body.description : '',
-      expires,
-      usage_count: 0,
-      individual_use: body.individual_use === true,
-      // 0 is no limit, answered as null.
-      usage_limit: typeof body.usage_limit === 'number' && body.usage_limit > 0 ? body.usage_limit : null,
-      usage_limit_per_user:
-        typeof body.usage_limit_per_user === 'number' && body.usage_limit_per_user > 0
-          ? body.usage_limit_per_user
-          : null,
-      minimum_amount: typeof body.minimum_amount === 'string' ? body.minimum_amount : '0',
-      email_restrictions: restrictions,
-      used_by: [],
-      created: Date.now(),
-    };
+    const coupon: FakeCoupon = { id: state.nextId++, ...asked.coupon, created: Date.now() };
     state.coupons.set(coupon.id, coupon);
-    state.made.set(code, coupon);
+    state.made.set(coupon.code, coupon);
     if (fail === 'after') return void res.socket?.destroy();
     res.status(201).location(`${fake.homeUrl}wp-json/wc/v3/coupons/${coupon.id}`).json(view(coupon));
   });
@@ -299,105 +341,4 @@ export function refuseCoupons(fake: FakeWooCommerce, refused: boolean): void {
 /** The site's timezone, in hours from GMT (Settings > General > Timezone). */
 export function setSiteOffset(fake: FakeWooCommerce, hours: number): void {
   stateOf(fake).gmtOffsetHours = hours;
-}
-
-export interface WooCheckout {
-  /** The billing e-mail typed at checkout. */
-  billingEmail: string;
-  /** The signed-in customer's account e-mail; a guest has none. */
-  accountEmail?: string;
-  /** When the order is placed (ms); now by default. */
-  at?: number;
-  /** The cart's subtotal, for a minimum_amount; enough by default. */
-  subtotal?: string;
-}
-
-/** WC_Cart::is_coupon_emails_allowed: an exact match, or a restriction's * standing for anything. */
-function emailAllowed(emails: string[], restrictions: string[]): boolean {
-  return emails.some((email) =>
-    restrictions.some((restriction) => {
-      if (restriction === email) return true;
-      // Its regex: '/^' . str_replace('*', '(.+)?', $restriction) . '$/' (the rest unescaped, as WooCommerce has it).
-      const pattern = restriction
-        .split('*')
-        .map((part) => part.replace(/[\\^$+?()[\]{}|/]/g, '\\$&'))
-        .join('(.+)?');
-      return new RegExp(`^${pattern}$`).test(email);
-    }),
-  );
-}
-
-/** Why placing an order with the coupon would fail now, or undefined when it would go through. */
-export function couponRefusal(fake: FakeWooCommerce, code: string, checkout: WooCheckout): string | undefined {
-  const coupon = [...stateOf(fake).coupons.values()].find(
-    (each) => each.status === 'publish' && each.code === formatCode(code),
-  );
-  if (!coupon) return 'no such coupon';
-  const at = checkout.at ?? Date.now();
-  if (coupon.usage_limit !== null && coupon.usage_count >= coupon.usage_limit) return 'the coupon is used up';
-  if (coupon.expires !== null && at > coupon.expires) return 'the coupon has expired';
-  if (
-    Number(coupon.minimum_amount) > 0 &&
-    checkout.subtotal !== undefined &&
-    Number(coupon.minimum_amount) > Number(checkout.subtotal)
-  )
-    return 'the cart is below the minimum spend';
-  const billing = checkout.billingEmail.trim().toLowerCase();
-  const emails = [...new Set([billing, checkout.accountEmail?.trim().toLowerCase()])].filter(
-    (each): each is string => !!each,
-  );
-  if (coupon.email_restrictions.length > 0 && !emailAllowed(emails, coupon.email_restrictions))
-    return 'the coupon is not yours';
-  if (
-    coupon.usage_limit_per_user !== null &&
-    coupon.used_by.filter((each) => each === billing).length >= coupon.usage_limit_per_user
-  )
-    return 'the customer has used the coupon up';
-  return undefined;
-}
-
-/** An order is placed with the coupon as WooCommerce would: whether it went through (then its use is counted). */
-export function useCoupon(fake: FakeWooCommerce, code: string, checkout: WooCheckout): boolean {
-  if (couponRefusal(fake, code, checkout) !== undefined) return false;
-  const coupon = [...stateOf(fake).coupons.values()].find(
-    (each) => each.status === 'publish' && each.code === formatCode(code),
-  )!;
-  coupon.usage_count += 1;
-  // A guest's use is kept by their billing e-mail (a signed-in customer's by user id, which the fake has none of).
-  coupon.used_by.push(checkout.billingEmail.trim().toLowerCase());
-  return true;
-}
-
-/**
- * WooCommerce gives an order's use of a coupon back (WC_Coupon::decrease_usage_count): wc_update_coupon_usage_counts
- * does it when an order whose uses were recorded is cancelled, fails or goes to the bin, and
- * WC_Abstract_Order::remove_coupon when an admin removes the coupon from an order. The coupon's usage_count goes
- * down by one (never below 0) and one of its used_by entries for that customer goes. A coupon deleted since
- * (wc_get_coupon_id_by_code finds none) is left alone. Whether it was given back.
- */
-export function giveCouponBack(fake: FakeWooCommerce, code: string, billingEmail: string): boolean {
-  const coupon = [...stateOf(fake).coupons.values()].find(
-    (each) => each.status === 'publish' && each.code === formatCode(code),
-  );
-  if (!coupon || coupon.usage_count === 0) return false;
-  coupon.usage_count -= 1;
-  const at = coupon.used_by.indexOf(billingEmail.trim().toLowerCase());
-  if (at >= 0) coupon.used_by.splice(at, 1);
-  return true;
-}
-
-/**
- * A failed order paid again, or a cancelled one restored (wc_update_coupon_usage_counts on processing, completed,
- * on-hold or pending, for an order whose uses are not recorded): its coupon's use is counted again, without the
- * checks a checkout makes (WC_Coupon::increase_usage_count), so a coupon whose use another order took since is
- * over its limit. A coupon deleted since is left alone. Whether it was counted.
- */
-export function countCouponAgain(fake: FakeWooCommerce, code: string, billingEmail: string): boolean {
-  const coupon = [...stateOf(fake).coupons.values()].find(
-    (each) => each.status === 'publish' && each.code === formatCode(code),
-  );
-  if (!coupon) return false;
-  coupon.usage_count += 1;
-  coupon.used_by.push(billingEmail.trim().toLowerCase());
-  return true;
 }
