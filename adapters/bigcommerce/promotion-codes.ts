@@ -74,6 +74,7 @@ export function bigCommercePromotionCodes(
     remove: (shop: string, platformId: string) => removeCode(parts, shop, platformId),
     // BigCommerce's promotions make every kind (actionFor).
     notMade: {},
+    setUpFirst: {},
   };
 }
 

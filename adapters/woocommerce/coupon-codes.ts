@@ -125,6 +125,7 @@ export function wooCouponCodes(
     forOneCustomer: false,
     // Every kind is made; free shipping takes a store setting the merchant reads about (WOO_FREE_SHIPPING_NOTE).
     notMade: {},
+    setUpFirst: { free_shipping: WOO_FREE_SHIPPING_NOTE },
 
     async make(request: DiscountCodeRequest): Promise<MadeCode> {
       const client = await rest(request.shop);

@@ -74,6 +74,7 @@ export class DemoCodes {
     usesCountedLate: false,
     // The demo's checkout takes every kind.
     notMade: {},
+    setUpFirst: {},
     readiness: async () => ({ ready: true }),
   };
 

@@ -9,7 +9,7 @@
 // bridge in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WooRestClient } from '../../adapters/woocommerce/admin-api.ts';
-import { wooCouponCodes } from '../../adapters/woocommerce/coupon-codes.ts';
+import { WOO_FREE_SHIPPING_NOTE, wooCouponCodes } from '../../adapters/woocommerce/coupon-codes.ts';
 import type { DiscountCodeRequest } from '../../src/core/platform-module.ts';
 import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
 import { startFakeWooCommerce, type FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
@@ -286,6 +286,7 @@ const CART_64 = { subtotal: '64.00', shipping: '4.90' };
 describe('WooCommerce coupon codes of each kind of reward', () => {
   it('makes every kind (free shipping with a note on the merchant’s page, not refused)', () => {
     expect(codes.notMade).toEqual({});
+    expect(codes.setUpFirst).toEqual({ free_shipping: WOO_FREE_SHIPPING_NOTE });
   });
 
   it.each(KINDS)('makes a $benefit.kind coupon, used once, alone, for her, with its minimum', async (kind) => {

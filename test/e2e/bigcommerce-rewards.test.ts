@@ -189,9 +189,9 @@ describe('a BigCommerce customer sees and spends their points', () => {
     const shown = await merchant('GET', '/storefront/rewards');
     expect(shown.body.codesForOneCustomer).toBe(false);
     expect(shown.body.kinds).toEqual([
-      { kind: 'amount_off', notMade: null },
-      { kind: 'percent_off', notMade: null },
-      { kind: 'free_shipping', notMade: null },
+      { kind: 'amount_off', notMade: null, setUpFirst: null },
+      { kind: 'percent_off', notMade: null, setUpFirst: null },
+      { kind: 'free_shipping', notMade: null, setUpFirst: null },
     ]);
 
     const answer = await asCustomer(`/redeem?reward=${rewards[0]!.id}`, tokenFor(4927), 'POST');

@@ -10,6 +10,7 @@
 // erasure takes the plugin's key with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BENEFIT_KINDS } from '../../src/core/reward-benefit.ts';
+import { WOO_FREE_SHIPPING_NOTE } from '../../adapters/woocommerce/coupon-codes.ts';
 import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { eventually } from '../helpers/engine.ts';
 import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
@@ -149,7 +150,11 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
   it('redeems 10% off and free shipping into coupons that take off what they say, each code’s points leaving once', async () => {
     // WooCommerce makes every kind: the merchant's Rewards refuses none (free shipping comes with a note).
     expect((await asPage('GET', '/storefront/rewards')).body.kinds).toEqual(
-      BENEFIT_KINDS.map((kind) => ({ kind, notMade: null })),
+      BENEFIT_KINDS.map((kind) => ({
+        kind,
+        notMade: null,
+        setUpFirst: kind === 'free_shipping' ? WOO_FREE_SHIPPING_NOTE : null,
+      })),
     );
     await deliver(8104, 'completed');
     await eventually(async () => expect((await asAda()).body.balance?.available).toBe(200), 20_000);

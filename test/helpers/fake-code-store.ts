@@ -96,6 +96,7 @@ export class FakeCodeStore {
     forOneCustomer: false,
     usesCountedLate: false,
     notMade: {},
+    setUpFirst: {},
     readiness: async () => ({ ready: true }),
   };
 

@@ -42,6 +42,7 @@ const usedOnce: StoreCodes = {
   remove: async () => undefined,
   forOneCustomer: false,
   notMade: {},
+  setUpFirst: {},
   usesCountedLate: false,
   readiness: async () => ({ ready: true }),
 };

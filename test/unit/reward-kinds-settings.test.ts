@@ -32,9 +32,9 @@ describe('the kinds of reward in Rewards', () => {
     const { service } = await settings();
     const view = (await service.rewards(AT)).json as { kinds: unknown };
     expect(view.kinds).toEqual([
-      { kind: 'amount_off', notMade: null },
-      { kind: 'percent_off', notMade: null },
-      { kind: 'free_shipping', notMade: NO_SHIPPING },
+      { kind: 'amount_off', notMade: null, setUpFirst: null },
+      { kind: 'percent_off', notMade: null, setUpFirst: null },
+      { kind: 'free_shipping', notMade: NO_SHIPPING, setUpFirst: null },
     ]);
   });
 

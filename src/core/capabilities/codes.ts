@@ -37,6 +37,11 @@ export interface StoreCodes {
    * of it is refused when saved.
    */
   notMade: Partial<Record<BenefitKind, string>>;
+  /**
+   * What the merchant sets in the store before a code of a kind works there, in their words; empty where nothing. The
+   * merchant's Rewards says it when that kind is picked (a code the store takes but does not honour costs points).
+   */
+  setUpFirst: Partial<Record<BenefitKind, string>>;
   /** Whether the install may make codes now (a scope the merchant approves when they turn rewards on). */
   readiness(shop: string): Promise<Readiness>;
 }

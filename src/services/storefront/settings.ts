@@ -133,9 +133,13 @@ export async function rewardsView(
   });
 }
 
-/** Each kind of reward, and why the platform cannot make it (null: it can), for the merchant's Rewards. */
-const kindsOffered = (codes: Pick<StoreCodes, 'notMade'>) =>
-  BENEFIT_KINDS.map((kind) => ({ kind, notMade: codes.notMade[kind] ?? null }));
+/** Each kind of reward, why the platform cannot make it, and what the merchant sets first (null: nothing). */
+const kindsOffered = (codes: Pick<StoreCodes, 'notMade' | 'setUpFirst'>) =>
+  BENEFIT_KINDS.map((kind) => ({
+    kind,
+    notMade: codes.notMade[kind] ?? null,
+    setUpFirst: codes.setUpFirst[kind] ?? null,
+  }));
 
 /** The whole list of rewards replaced by what the merchant sent (`body`, checked here). */
 export async function replaceRewards(
