@@ -28,6 +28,7 @@ import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigc
 import { addCustomer, serveFakeCustomers } from '../helpers/fake-bigcommerce-customers.ts';
 import { promotionsOf, withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
 import { addFakeScripts, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
+import { codesNameWhatTheyCannotMake } from '../helpers/platform-codes.ts';
 
 const CLIENT_ID = 'bc-widget-client-id';
 const CLIENT_SECRET = 'bc-widget-client-secret-for-tests';
@@ -162,10 +163,14 @@ beforeAll(async () => {
       .earnings.filter((each) => each.status === 'approved');
     expect(approved.reduce((sum, each) => sum + each.points, 0)).toBe(300);
   }, 20_000);
+  codesNameWhatTheyCannotMake(bridge, 'bigcommerce');
+  // Beside the amounts off, a percentage and free shipping, out of her reach: the widget words each kind.
   const saved = await merchant('PUT', '/storefront/rewards', {
     rewards: [
       { points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 30, combines: false },
       { points: 500, amountOff: '15.00', minimumOrder: '50.00', expiresInDays: 30, combines: false },
+      { points: 1_000, benefit: { kind: 'percent_off', percent: 10 }, expiresInDays: 30 },
+      { points: 2_000, benefit: { kind: 'free_shipping' }, expiresInDays: 30 },
     ],
   });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
@@ -236,6 +241,8 @@ describe.skipIf(!chromiumAvailable)(
         .toEqual([
           '200 points for 5.00 off · codes last 30 days · combines with no other discount',
           '500 points for 15.00 off, on orders of 50.00 or more · codes last 30 days · combines with no other discount',
+          '1,000 points for 10% off · codes last 30 days · combines with no other discount',
+          '2,000 points for free shipping · codes last 30 days · combines with no other discount',
         ]);
 
       // The pictures: "In your store" and the Rewards card, at a laptop's width and a phone's, nothing wider.
@@ -364,6 +371,8 @@ describe.skipIf(!chromiumAvailable)(
       expect(text).toContain('100 points');
       expect(text).toContain('200 points for 5.00 off');
       expect(text).toContain('500 points for 15.00 off on orders of 50.00 or more');
+      expect(text).toContain('1,000 points for 10% off');
+      expect(text).toContain('2,000 points for free shipping');
       expect(text).not.toContain('points available');
       expect(text).not.toContain(code);
       expect(await panel.locator('.loyalty-balance__number').count()).toBe(0);

@@ -1,13 +1,16 @@
 // The merchant sets the rewards customers turn their points into, in Set up inside the Shopify admin (issue 52), in
 // Debian's Chromium: two rewards added and read back in words, one turned off, one removed, the list as saved after
 // a reload; a bad value refused beside its field; and, while the install lacks write_discounts, the admin's dialog
-// for optional scopes (shopify.scopes.request), then the rewards saved. The pictures are docs/screenshots'
+// for optional scopes (shopify.scopes.request), then the rewards saved. Each kind of reward (issue 70): a percentage
+// and free shipping added and read in words, and a kind the store cannot make saying why as soon as it is picked
+// (the bridge's own Shopify codes told so: platform-codes.ts). The pictures are docs/screenshots'
 // merchant-rewards-*.png (scripts/screenshots.ts copies them there).
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { ADMIN_ORIGIN } from '../helpers/shopify-admin-frame.ts';
+import { codesNameWhatTheyCannotMake } from '../helpers/platform-codes.ts';
 import { openShopifyAdmin } from '../helpers/shopify-admin-tab.ts';
 import {
   APP_KEY,
@@ -53,6 +56,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     fake = await startFakeShopifyForApp();
     fake.install(SHOP);
     running = await startShopifyAppBridge(fake, { SHOPIFY_SHOPS: '', SHOPIFY_OPEN_INSTALLS: 'true' });
+    codesNameWhatTheyCannotMake(running.bridge, 'shopify');
     browser = await launchChromium();
     ({ page, app } = await openShopifyAdmin(browser, { bridgeUrl: running.url, shop: SHOP }));
     // The merchant approves what the admin's dialog asks.
@@ -80,17 +84,26 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     await app.locator('#rewards:not([hidden])').waitFor();
   }
 
+  type Kind = 'amount_off' | 'percent_off' | 'free_shipping';
+  const pickKind = (kind: Kind) => field('kind').locator('select').selectOption(kind);
+  const kindBox = (kind: Kind) => app.locator(`#reward-form [data-kind="${kind}"]`);
+
   /** Fills the add form as the merchant types, from the keyboard, and presses Enter on its button. */
   async function addReward(reward: {
     points: string;
-    amountOff: string;
+    /** An amount off unless told. */
+    kind?: Kind;
+    amountOff?: string;
+    percent?: string;
     minimumOrder?: string;
     /** Left as the form offers it (30) when absent. */
     days?: string;
     combines?: boolean;
   }) {
     await field('points').locator('input').fill(reward.points);
-    await field('amountOff').locator('input').fill(reward.amountOff);
+    await pickKind(reward.kind ?? 'amount_off');
+    if (reward.amountOff !== undefined) await field('amountOff').locator('input').fill(reward.amountOff);
+    if (reward.percent !== undefined) await field('percent').locator('input').fill(reward.percent);
     await field('minimumOrder')
       .locator('input')
       .fill(reward.minimumOrder ?? '');
@@ -109,11 +122,13 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     expect(await app.locator('#no-rewards').isVisible()).toBe(true);
     // Every field of the add form is labelled in words.
     const labels = await app
-      .locator('#reward-form [name] label')
+      .locator('#reward-form [name] [part~="label"]')
       .evaluateAll((found) => found.map((label) => label.textContent?.trim() ?? ''));
     expect(labels).toEqual([
       'Points it costs',
+      'What it gives',
       'Amount off the order',
+      'Percentage off the order',
       'Smallest order it applies to (optional)',
       'Days the code can be used',
       'Combines with product and shipping discounts',
@@ -227,8 +242,77 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     );
   }, 60_000);
 
+  it('adds a percentage off and free shipping, each with its own box, and reads them back in words', async () => {
+    await openSetup();
+    const before = await rewardLines();
+    // Each kind shows its own box: the amount's, the percentage's, none for free shipping.
+    await pickKind('percent_off');
+    expect([await kindBox('amount_off').isVisible(), await kindBox('percent_off').isVisible()]).toEqual([false, true]);
+    await addReward({ points: '800', kind: 'percent_off', percent: '150', minimumOrder: '50' });
+    await expect
+      .poll(() => field('percent').getAttribute('error'), { timeout: 15_000 })
+      .toBe('must be a whole number from 1 to 100');
+    await addReward({ points: '800', kind: 'percent_off', percent: '10', minimumOrder: '50' });
+    await expect.poll(rewardLines, { timeout: 15_000 }).toHaveLength(before.length + 1);
+    expect(await field('percent').getAttribute('error')).toBeNull();
+    await pickKind('free_shipping');
+    expect([await kindBox('amount_off').isVisible(), await kindBox('percent_off').isVisible()]).toEqual([false, false]);
+    await addReward({ points: '500', kind: 'free_shipping', days: '14' });
+    await expect.poll(rewardLines, { timeout: 15_000 }).toHaveLength(before.length + 2);
+    expect((await rewardLines()).slice(-2)).toEqual([
+      '800 points for 10% off, on orders of 50.00 or more · codes last 30 days · combines with no other discount',
+      '500 points for free shipping · codes last 14 days · combines with no other discount',
+    ]);
+    const saved = (await asShop(running, SHOP).get('/storefront/rewards')).body.rewards as Array<{ benefit: unknown }>;
+    expect(saved.slice(-2).map((each) => each.benefit)).toEqual([
+      { kind: 'percent_off', percent: 10 },
+      { kind: 'free_shipping' },
+    ]);
+  }, 90_000);
+
+  it('says at once why the store cannot make a kind, offers no Add for it, and shows the bridge’s refusal beside the choice', async () => {
+    const codes = codesNameWhatTheyCannotMake(running.bridge, 'shopify');
+    const why = 'your store’s discount codes cannot give free shipping';
+    const note = app.locator('#reward-kind-note');
+    const add = app.locator('#reward-form s-button[type="submit"]');
+    try {
+      const said = 'Your store’s discount codes cannot give free shipping. Pick another kind of reward.';
+      // The page was opened before the store said so: it offers Add; the bridge refuses, and the page, reading the
+      // rewards again, says why beside the choice, with what to do, and offers Add no more.
+      await openSetup();
+      codes.notMade = { free_shipping: why };
+      const before = await rewardLines();
+      await addReward({ points: '300', kind: 'free_shipping' });
+      await expect.poll(() => note.textContent(), { timeout: 15_000 }).toBe(said);
+      expect([await note.isVisible(), await add.isVisible()]).toEqual([true, false]);
+      // Said once: the note, not the same words again as the choice's error.
+      expect(await field('kind').getAttribute('error')).toBeNull();
+      expect(await rewardLines()).toEqual(before);
+
+      // Opened again, the page knows: picking free shipping says why at once, and offers no Add.
+      await openSetup();
+      expect(await note.isVisible()).toBe(false);
+      await pickKind('free_shipping');
+      await expect.poll(() => note.isVisible()).toBe(true);
+      expect(await note.textContent()).toBe(said);
+      expect(await add.isVisible()).toBe(false);
+      await page.setViewportSize({ width: 390, height: 1100 });
+      await app.locator('#reward-form').screenshot({ path: `${shots}rewards-kind-not-made-390.png` });
+      await page.setViewportSize({ width: 1280, height: 1100 });
+      // Another kind: the note goes, and Add is back.
+      await pickKind('percent_off');
+      await expect.poll(() => note.isVisible()).toBe(false);
+      expect(await add.isVisible()).toBe(true);
+    } finally {
+      codes.notMade = {};
+    }
+  }, 90_000);
+
   it('is readable at a laptop’s width and a phone’s, nothing wider than the screen (docs/screenshots)', async () => {
     await openSetup();
+    // The admin's frame as tall as the section, its add form under four rewards, on a phone too: a picture of what
+    // lies past the frame's bottom would be cut.
+    await page.locator('#app').evaluate((frame) => (frame.style.height = '2000px'));
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 1100 });
       const frame = page.frames().find((each) => each !== page.mainFrame())!;
@@ -240,5 +324,6 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
       await app.locator('#rewards').screenshot({ path: `${shots}rewards-${width}.png` });
     }
     await page.setViewportSize({ width: 1280, height: 1100 });
+    await page.locator('#app').evaluate((frame) => (frame.style.height = '900px'));
   }, 60_000);
 });

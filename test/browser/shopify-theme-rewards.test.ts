@@ -6,13 +6,16 @@
 //
 // What a customer notices: the rewards with what they cost, a reward out of reach saying how many points are
 // missing, a confirmation before points are spent, the code large with a Copy button and its last day; paying with
-// it takes the points once, and the launcher then shows the lower balance and no unused code.
+// it takes the points once, and the launcher then shows the lower balance and no unused code. Each kind of reward
+// (issue 70), an amount off, a percentage off and free shipping, read in words, asked for and given in its own; and a
+// bridge from before kinds (amountOff alone) still read as it was.
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, type FakeShopify } from '../helpers/fake-shopify.ts';
+import { codesNameWhatTheyCannotMake } from '../helpers/platform-codes.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import {
   APP_SECRET,
@@ -105,10 +108,15 @@ beforeAll(async () => {
     expect(approved.reduce((total, each) => total + each.points, 0)).toBe(1_200);
   }, 30_000);
   expect((await asShop(running, SHOP).put('/storefront', { on: true })).status).toBe(200);
+  codesNameWhatTheyCannotMake(running.bridge, 'shopify');
+  // The amounts off as API clients sent them before kinds (amountOff); the other kinds as benefits, at 100 points
+  // each so that the 200 left after the first code pays for both.
   const saved = await asShop(running, SHOP).put('/storefront/rewards', {
     rewards: [
       { points: 1_000, amountOff: '10.00', minimumOrder: null, expiresInDays: 30 },
       { points: 2_500, amountOff: '30.00', minimumOrder: '50.00', expiresInDays: 30 },
+      { points: 100, benefit: { kind: 'percent_off', percent: 10 }, minimumOrder: '50.00', expiresInDays: 30 },
+      { points: 100, benefit: { kind: 'free_shipping' }, minimumOrder: null, expiresInDays: 30 },
     ],
   });
   expect(saved.status).toBe(200);
@@ -137,6 +145,8 @@ describe.skipIf(!chromiumAvailable)('a customer spends points in the launcher on
     const text = await panel.innerText();
     expect(text).toContain('1,000 points for 10.00 off');
     expect(text).toContain('2,500 points for 30.00 off on orders of 50.00 or more');
+    expect(text).toContain('100 points for 10% off on orders of 50.00 or more');
+    expect(text).toContain('100 points for free shipping');
     expect(await panel.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
     await panel.getByRole('link', { name: 'Sign in to redeem' }).click();
     await page.waitForURL(`${store.url}/account/login`);
@@ -246,6 +256,87 @@ describe.skipIf(!chromiumAvailable)('a customer spends points in the launcher on
     expect(text).toContain('200 points available');
     expect(text).not.toContain('Your unused codes');
     expect(text).not.toContain(code);
+    await context.close();
+  });
+  it('asks for a percentage and free shipping in their own words, and each code says what it gives (screenshots)', async () => {
+    const { context, page } = await visitor(GRACE.id);
+    const panel = await openLauncher(page);
+    expect(await panel.innerText()).toContain('200 points available');
+    const made = page.locator('.loyalty-made');
+
+    const percent = rewardLine(page, '100 points for 10% off on orders of 50.00 or more');
+    await percent.getByRole('button', { name: 'Redeem' }).click();
+    expect(await percent.locator('.loyalty-confirm').innerText()).toContain('Spend 100 points for 10% off?');
+    await percent.getByRole('button', { name: 'Yes, spend them' }).click();
+    await made.waitFor();
+    const percentCode = (await made.locator('.loyalty-code__text').innerText()).trim();
+    expect(await made.innerText()).toContain('10% off your order');
+    await page.locator('[data-loyalty-body]:not([aria-busy])').waitFor();
+
+    const shipping = rewardLine(page, '100 points for free shipping');
+    await shipping.getByRole('button', { name: 'Redeem' }).click();
+    expect(await shipping.locator('.loyalty-confirm').innerText()).toContain('Spend 100 points for free shipping?');
+    await shipping.getByRole('button', { name: 'Yes, spend them' }).click();
+    await expect.poll(() => made.locator('.loyalty-code__text').innerText()).not.toBe(percentCode);
+    expect(await made.innerText()).toContain('Free shipping on your order');
+    await page.locator('[data-loyalty-body]:not([aria-busy])').waitFor();
+    // The first code, now among the unused ones, still says what it gives.
+    const codes = page.locator('.loyalty-panel__part', { hasText: 'Your unused codes' });
+    const last = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString('en', { dateStyle: 'medium' });
+    expect(await codes.innerText()).toContain(`${percentCode}`);
+    expect(await codes.innerText()).toContain(`10% off your order · Use it at checkout before ${last}`);
+    expect(await panel.innerText()).toContain('0 points available');
+
+    const shots = artifactsDir('shopify-rewards');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const rights = await page
+        .locator('.loyalty-launcher *')
+        .evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().right));
+      expect(Math.max(...rights)).toBeLessThanOrEqual(width);
+      expect(await panel.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
+      await page.screenshot({ path: `${shots}customer-shopify-reward-kinds-${width}.png` });
+      // The panel scrolled to the rewards: the three kinds in words.
+      await page.locator('.loyalty-panel__part', { hasText: 'Spend your points' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}customer-shopify-reward-kinds-list-${width}.png` });
+    }
+    await context.close();
+  });
+
+  it('reads a bridge from before kinds (amountOff alone), and a kind it does not know yet by the bridge’s words', async () => {
+    const { context, page } = await visitor(GRACE.id);
+    // What a bridge answered before rewards had kinds, and what a later one may answer of a kind this theme lacks.
+    const answer = {
+      customer: 'signed-in',
+      balance: { available: 5_000, pending: 0, pendingUntil: null, asOf: new Date().toISOString(), stale: false },
+      history: [],
+      waysToEarn: [],
+      rewards: [
+        { id: 'r-old', points: 1_000, amountOff: '10.00', minimumOrder: null, words: '1,000 points for 10.00 off' },
+        { id: 'r-new', points: 2_000, benefit: { kind: 'free_item', sku: 'MUG' }, words: '2,000 points for a mug' },
+      ],
+      codes: [
+        { code: 'LB-OLDOLDOLDOLDOLD1', amountOff: '10.00', points: 1_000, expiresAt: '2099-01-31T12:00:00.000Z' },
+        { code: 'LB-NEWNEWNEWNEWNEW1', benefit: { kind: 'free_item' }, expiresAt: '2099-01-31T12:00:00.000Z' },
+      ],
+    };
+    await page.route(`${store.url}/apps/loyalty/points`, (route) => route.fulfill({ json: answer }));
+    await openLauncher(page);
+    const codes = page.locator('.loyalty-panel__part', { hasText: 'Your unused codes' });
+    const lines = await codes.locator('.loyalty-panel__when').allInnerTexts();
+    expect(lines).toEqual([
+      '10.00 off your order · Use it at checkout before Jan 31, 2099',
+      'Use it at checkout before Jan 31, 2099',
+    ]);
+    for (const [words, asked] of [
+      ['1,000 points for 10.00 off', 'Spend 1,000 points for 10.00 off?'],
+      ['2,000 points for a mug', 'Spend 2,000 points on this reward?'],
+    ]) {
+      const line = rewardLine(page, words!);
+      await line.getByRole('button', { name: 'Redeem' }).click();
+      expect(await line.locator('.loyalty-confirm').innerText()).toContain(asked);
+      await line.getByRole('button', { name: 'Cancel' }).click();
+    }
     await context.close();
   });
 });

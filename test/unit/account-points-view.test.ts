@@ -144,6 +144,7 @@ describe('what the customer account extension shows', () => {
     expect(screen.ways).toHaveLength(2);
   });
 
+  // As a bridge from before benefits had kinds answers them: the amount off alone.
   const REWARDS = [
     {
       id: 'r-1',
@@ -171,9 +172,89 @@ describe('what the customer account extension shows', () => {
       ['500 points for 5.00 off', 'Spend 500 points for 5.00 off?', undefined],
       ['20,000 points for 250.00 off', 'Spend 20,000 points for 250.00 off?', 'You need 7,655 more points'],
     ]);
-    expect(screen.codes.map((each) => `${each.code} ${say(each.amountOff)}, ${say(each.useBefore)}`)).toEqual([
-      'LB-ABCDEFGHJKLMNPQR 5.00 off your order, Use it at checkout before Dec 20, 2026',
+    expect(screen.codes.map(codeLine)).toEqual([
+      'LB-ABCDEFGHJKLMNPQR 5.00 off your order · Use it at checkout before Dec 20, 2026',
     ]);
+  });
+
+  /** A reward of each kind, as the bridge answers them since benefits have kinds (amountOff beside an amount off). */
+  const KINDS = [
+    {
+      id: 'r-amount',
+      points: 500,
+      benefit: { kind: 'amount_off', amount: '5.00' },
+      amountOff: '5.00',
+      minimumOrder: null,
+      expiresInDays: 30,
+      words: '500 points for 5.00 off',
+    },
+    {
+      id: 'r-percent',
+      points: 800,
+      benefit: { kind: 'percent_off', percent: 10 },
+      minimumOrder: '50.00',
+      expiresInDays: 30,
+      words: '800 points for 10% off on orders of 50.00 or more',
+    },
+    {
+      id: 'r-shipping',
+      points: 1,
+      benefit: { kind: 'free_shipping' },
+      minimumOrder: null,
+      expiresInDays: 30,
+      words: '1 points for free shipping',
+    },
+  ];
+  const codeOf = (benefit: Record<string, unknown>, code = 'LB-ABCDEFGHJKLMNPQR') => ({
+    code,
+    benefit,
+    points: 800,
+    expiresAt: '2026-12-20T10:00:00.000Z',
+  });
+  const codeLine = (code: PointsScreen['codes'][number]) =>
+    [code.code, [code.gives && say(code.gives), say(code.useBefore)].filter(Boolean).join(' · ')].join(' ');
+
+  it('asks to confirm each kind of reward in its own words, and says what each kind of code gives', () => {
+    const codes = [
+      codeOf({ kind: 'percent_off', percent: 15 }, 'LB-PERCENTPERCENT1'),
+      codeOf({ kind: 'free_shipping' }, 'LB-SHIPPINGSHIPPIN'),
+    ];
+    const screen = pointsScreen(200, { ...balance(), rewards: KINDS, codes }, EN);
+    expect(screen.rewards.map((each) => `${each.words} | ${say(each.confirm)}`)).toEqual([
+      '500 points for 5.00 off | Spend 500 points for 5.00 off?',
+      '800 points for 10% off on orders of 50.00 or more | Spend 800 points for 10% off?',
+      // One point: said as one.
+      '1 points for free shipping | Spend 1 point for free shipping?',
+    ]);
+    expect(screen.codes.map(codeLine)).toEqual([
+      'LB-PERCENTPERCENT1 15% off your order · Use it at checkout before Dec 20, 2026',
+      'LB-SHIPPINGSHIPPIN Free shipping on your order · Use it at checkout before Dec 20, 2026',
+    ]);
+    const made = redeemed(200, { redeemed: true, ...codeOf({ kind: 'percent_off', percent: 10 }), available: 0 }, EN);
+    expect(made.ok && codeLine(made.code)).toBe(
+      'LB-ABCDEFGHJKLMNPQR 10% off your order · Use it at checkout before Dec 20, 2026',
+    );
+  });
+
+  it('offers a kind of reward it does not know yet with the bridge’s words, and shows its code without a worth', () => {
+    const later = {
+      id: 'r-later',
+      points: 900,
+      benefit: { kind: 'free_item', sku: 'mug' },
+      words: '900 points for a mug',
+    };
+    const screen = pointsScreen(
+      200,
+      { ...balance(), rewards: [later], codes: [codeOf({ kind: 'free_item', sku: 'mug' })] },
+      EN,
+    );
+    expect(screen.rewards.map((each) => `${each.words} | ${say(each.confirm)}`)).toEqual([
+      '900 points for a mug | Spend 900 points on this reward?',
+    ]);
+    expect(screen.codes.map(codeLine)).toEqual(['LB-ABCDEFGHJKLMNPQR Use it at checkout before Dec 20, 2026']);
+    // A benefit it cannot read (a percentage with no number) is no reward to spend points on.
+    const odd = { ...KINDS[1]!, benefit: { kind: 'percent_off' } };
+    expect(pointsScreen(200, { ...balance(), rewards: [odd] }, EN).rewards).toEqual([]);
   });
 
   it('shows a guest the rewards with no way to redeem, and asks them to sign in', () => {

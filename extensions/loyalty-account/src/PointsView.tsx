@@ -52,13 +52,14 @@ function CodeLine({ code, translate, id }: { code: Code; translate: Translate; i
         </s-button>
       </s-stack>
       <s-text color="subdued">
-        {say(code.amountOff)} · {say(code.useBefore)}
+        {code.gives ? `${say(code.gives)} · ` : ''}
+        {say(code.useBefore)}
       </s-text>
     </s-stack>
   );
 }
 
-/** The rewards, each redeemed after "Spend N points for X off?"; the code just made shown above them. */
+/** The rewards, each redeemed after "Spend N points for 10% off?"; the code just made shown above them. */
 function Rewards({
   screen,
   translate,

@@ -31,16 +31,17 @@ export interface PointsScreen {
 
 export interface Reward {
   id: string;
-  /** The bridge's words for it ("500 points for 5.00 off"). */
+  /** The bridge's words for it ("500 points for 5.00 off", "800 points for 10% off"). */
   words: string;
+  /** "Spend 800 points for 10% off?": a sentence for each kind of reward. */
   confirm: Words;
   short?: Words;
 }
 
-/** A reward code to use at checkout: what it takes off and its last day. */
+/** A reward code to use at checkout: what it gives (none for a kind this extension does not know) and its last day. */
 export interface Code {
   code: string;
-  amountOff: Words;
+  gives?: Words;
   useBefore: Words;
 }
 
@@ -88,26 +89,70 @@ const formats = (format: Formatting) => {
   const codeOf = (value: unknown): Code | undefined => {
     if (!isRecord(value)) return undefined;
     const code = words(value.code);
-    const amount = amountOf(value);
+    const benefit = benefitOf(value);
+    const gives = benefit && givesWords(benefit, number);
     const until = dateOf(value.expiresAt);
-    if (!code || !amount || !until) return undefined;
-    return {
-      code,
-      amountOff: { key: 'amountOff', values: { amount } },
-      useBefore: { key: 'useBefore', values: { date: until } },
-    };
+    if (!code || !until) return undefined;
+    return { code, ...(gives ? { gives } : {}), useBefore: { key: 'useBefore', values: { date: until } } };
   };
   return { number, dateOf, codeOf };
 };
 
-/**
- * The amount a reward or code takes off, from its benefit (the bridge's reward-benefit.ts); a bridge from before
- * benefits had kinds names amountOff alone.
- */
-function amountOf(value: Record<string, unknown>): string | undefined {
-  const benefit = value.benefit;
-  if (isRecord(benefit) && benefit.kind === 'amount_off') return words(benefit.amount);
-  return words(value.amountOff);
+/** What a reward or code gives, as the bridge's reward-benefit.ts names it; `other` for a kind not known here. */
+type Benefit =
+  | { kind: 'amount_off'; amount: string }
+  | { kind: 'percent_off'; percent: number }
+  | { kind: 'free_shipping' }
+  | { kind: 'other' };
+
+/** A reward's or code's benefit; a bridge from before benefits had kinds names amountOff alone. None: unreadable. */
+function benefitOf(value: Json): Benefit | undefined {
+  const { benefit } = value;
+  if (!isRecord(benefit)) {
+    const amount = words(value.amountOff);
+    return amount ? { kind: 'amount_off', amount } : undefined;
+  }
+  const amount = words(benefit.amount);
+  const percent = finite(benefit.percent);
+  switch (benefit.kind) {
+    case 'amount_off':
+      return amount ? { kind: 'amount_off', amount } : undefined;
+    case 'percent_off':
+      return percent !== undefined ? { kind: 'percent_off', percent } : undefined;
+    case 'free_shipping':
+      return { kind: 'free_shipping' };
+    default:
+      return typeof benefit.kind === 'string' ? { kind: 'other' } : undefined;
+  }
+}
+
+/** "5.00 off your order", "10% off your order", "Free shipping on your order"; none for a kind not known here. */
+function givesWords(benefit: Benefit, number: Intl.NumberFormat): Words | undefined {
+  switch (benefit.kind) {
+    case 'amount_off':
+      return { key: 'amountOff', values: { amount: benefit.amount } };
+    case 'percent_off':
+      return { key: 'percentOff', values: { percent: number.format(benefit.percent) } };
+    case 'free_shipping':
+      return { key: 'freeShipping' };
+    case 'other':
+      return undefined;
+  }
+}
+
+/** "Spend 800 points for 10% off?": each kind its own sentence, and one for a kind not known here. */
+function confirmWords(benefit: Benefit, points: number, number: Intl.NumberFormat): Words {
+  const values = { count: points, points: number.format(points) };
+  switch (benefit.kind) {
+    case 'amount_off':
+      return { key: 'confirmAmountOff', values: { ...values, amount: benefit.amount } };
+    case 'percent_off':
+      return { key: 'confirmPercentOff', values: { ...values, percent: number.format(benefit.percent) } };
+    case 'free_shipping':
+      return { key: 'confirmFreeShipping', values };
+    case 'other':
+      return { key: 'confirmReward', values };
+  }
 }
 
 /** The answer to POST …/account-points/redeem?reward=<id>: the code, or what the customer reads instead. */
@@ -139,16 +184,16 @@ export function pointsScreen(status: number, answer: unknown, format: Formatting
     const id = words(reward.id);
     const text = words(reward.words);
     const points = finite(reward.points);
-    const amount = amountOf(reward);
-    return id && text && points !== undefined && amount ? [{ id, words: text, points, amount }] : [];
+    const benefit = benefitOf(reward);
+    return id && text && points !== undefined && benefit ? [{ id, words: text, points, benefit }] : [];
   });
   const rewardsFor = (available: number | undefined): Reward[] =>
-    offered.map(({ id, words: text, points, amount }) => {
+    offered.map(({ id, words: text, points, benefit }) => {
       const short = available === undefined ? 0 : points - available;
       return {
         id,
         words: text,
-        confirm: { key: 'confirmRedeem', values: { count: points, points: number.format(points), amount } },
+        confirm: confirmWords(benefit, points, number),
         ...(short > 0 ? { short: { key: 'needMore', values: { count: short, points: number.format(short) } } } : {}),
       };
     });

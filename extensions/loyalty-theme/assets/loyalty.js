@@ -168,18 +168,20 @@
   }
 
   /**
-   * The amount a reward or code takes off, from its benefit (the bridge's reward-benefit.ts); a bridge from before
-   * benefits had kinds names amountOff alone.
+   * What a reward or code gives in the words of `forms`, one a kind (the bridge's reward-benefit.ts), `other` for a
+   * kind this script does not know yet ('' where none). A bridge from before benefits had kinds names amountOff alone.
    */
-  function amountOf(each) {
-    const benefit = each && each.benefit;
-    if (benefit && benefit.kind === 'amount_off') return benefit.amount;
-    return each && each.amountOff;
+  function benefitWords(forms, each, values) {
+    const benefit = each.benefit || (each.amountOff ? { kind: 'amount_off', amount: each.amountOff } : {});
+    const form = Object.hasOwn(forms, benefit.kind) ? forms[benefit.kind] : forms.other;
+    const percent = typeof benefit.percent === 'number' ? number(benefit.percent) : undefined;
+    return form ? fill(form, { ...values, amount: benefit.amount, percent }) : '';
   }
 
-  /** What a code gives, in the customer's words: "5.00 off your order". */
+  /** What a code gives, in the customer's words: "5.00 off your order", "Free shipping on your order". */
   function worth(words, each) {
-    return fill(words.amountOff, { amount: amountOf(each) });
+    const forms = { amount_off: words.amountOff, percent_off: words.percentOff, free_shipping: words.freeShipping };
+    return benefitWords(forms, each);
   }
 
   /** The code just made: large, with what it is worth and until when. */
@@ -187,7 +189,8 @@
     const part = element('section', 'loyalty-panel__part loyalty-made');
     part.append(element('h3', 'loyalty-panel__heading', words.yourCode));
     part.append(codeLine(words, made.code, true));
-    part.append(element('p', 'loyalty-panel__note', worth(words, made)));
+    const gives = worth(words, made);
+    if (gives) part.append(element('p', 'loyalty-panel__note', gives));
     part.append(element('p', 'loyalty-panel__note', fill(words.useBefore, { date: day(made.expiresAt) })));
     return part;
   }
@@ -202,7 +205,9 @@
     for (const each of open) {
       const item = element('li', 'loyalty-panel__line loyalty-panel__line--stack');
       item.append(codeLine(words, each.code, false));
-      const when = `${worth(words, each)} · ${fill(words.useBefore, { date: day(each.expiresAt) })}`;
+      const when = [worth(words, each), fill(words.useBefore, { date: day(each.expiresAt) })]
+        .filter(Boolean)
+        .join(' · ');
       item.append(element('span', 'loyalty-panel__when', when));
       list.append(item);
     }
@@ -258,15 +263,17 @@
       link.href = words.signInUrl;
       return link;
     };
-    /** Asks "Spend N points for X off?" in the reward's line, then redeems. */
+    /** Asks "Spend N points for 10% off?" (each kind its own sentence) in the reward's line, then redeems. */
     function confirmIn(reward, item) {
       item.querySelector('.loyalty-confirm')?.remove();
       const ask = element('div', 'loyalty-confirm');
-      const said = element(
-        'p',
-        'loyalty-panel__note',
-        fill(words.confirm, { points: number(reward.points), amount: amountOf(reward) }),
-      );
+      const forms = {
+        amount_off: words.confirmAmountOff,
+        percent_off: words.confirmPercentOff,
+        free_shipping: words.confirmFreeShipping,
+        other: words.confirmReward,
+      };
+      const said = element('p', 'loyalty-panel__note', benefitWords(forms, reward, { points: number(reward.points) }));
       const yes = button('loyalty-panel__action', words.confirmYes, () => {
         yes.disabled = true;
         no.disabled = true;

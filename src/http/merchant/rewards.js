@@ -4,6 +4,8 @@ import { $, call, element, formProblems, toast } from './page.js';
 import { putAskingScopes } from './scopes.js';
 
 let rewards = [];
+/** Why the store cannot make a kind of reward, for each kind it cannot (the bridge’s `kinds`); empty: it makes all. */
+let notMade = {};
 
 export async function loadRewards() {
   const { status, body } = await call('/storefront/rewards');
@@ -13,18 +15,26 @@ export async function loadRewards() {
     body?.codesForOneCustomer === false
       ? 'it works once, for whoever enters it at checkout (your store cannot keep a code to one customer, so it is long, random, and shown only to them).'
       : 'only they can use it, once.';
-  if (status === 200) showRewards(body.rewards ?? []);
+  if (status === 200) {
+    notMade = Object.fromEntries((body.kinds ?? []).flatMap(({ kind, notMade: why }) => (why ? [[kind, why]] : [])));
+    showKind();
+    showRewards(body.rewards ?? []);
+  }
 }
 
 /** A number as the merchant reads it: 1,000 points; an amount with its two decimals, 1,000.00. */
 const count = (number) => Number(number).toLocaleString('en-US');
 const amount = (text) => Number(text).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** What a reward gives, in words: "5.00 off" (reward-benefit.ts names the kinds). */
+/** What a reward gives, in words: "5.00 off", "10% off", "free shipping" (reward-benefit.ts names the kinds). */
 function benefitText(benefit) {
   switch (benefit?.kind) {
     case 'amount_off':
       return `${amount(benefit.amount)} off`;
+    case 'percent_off':
+      return `${benefit.percent}% off`;
+    case 'free_shipping':
+      return 'free shipping';
     default:
       return 'a reward this page does not know yet: reload it';
   }
@@ -73,8 +83,47 @@ function showRewards(list) {
   );
 }
 
-/** A refusal of the benefit's amount goes beside the amount's box. */
-const fieldOf = (line) => line.replace(/^benefit\.amount: /, 'amountOff: ');
+/** A refusal of the benefit goes beside its box: the amount's, the percentage's, or the kind's for the rest. */
+const fieldOf = (line) =>
+  line
+    .replace(/^benefit\.amount: /, 'amountOff: ')
+    .replace(/^benefit\.percent: /, 'percent: ')
+    .replace(/^benefit: /, 'kind: ');
+
+const kindField = () => $('#reward-form [name="kind"]');
+
+/**
+ * The box of the kind picked (the amount's, the percentage's, none for free shipping); a kind the store cannot make
+ * says why beside the choice, and the form offers no Add for it.
+ */
+function showKind() {
+  const kind = kindField().value || 'amount_off';
+  for (const box of document.querySelectorAll('#reward-form [data-kind]')) box.hidden = box.dataset.kind !== kind;
+  const why = notMade[kind];
+  const note = $('#reward-kind-note');
+  // The platform's words, as a sentence of their own, then what to do.
+  note.textContent = why
+    ? `${why[0].toUpperCase()}${why.slice(1).replace(/\.$/, '')}. Pick another kind of reward.`
+    : '';
+  note.hidden = !why;
+  // The bridge's refusal of it, beside the choice, would say the same again.
+  if (why) kindField().removeAttribute('error');
+  $('#add-reward').hidden = Boolean(why);
+}
+kindField().addEventListener('change', showKind);
+kindField().addEventListener('input', showKind);
+
+/** The benefit as the form reads it: a number typed as a percentage goes as a number, for the bridge to check. */
+function benefitOf(kind, value) {
+  switch (kind) {
+    case 'percent_off':
+      return { kind, percent: value('percent') === '' ? null : Number(value('percent')) };
+    case 'free_shipping':
+      return { kind };
+    default:
+      return { kind: 'amount_off', amount: value('amountOff') };
+  }
+}
 
 /**
  * Saves the whole list. A refused key of the reward being added ("rewards.2.points: …") goes beside its field in
@@ -107,17 +156,21 @@ async function saveRewards(list, done, adding = false) {
 $('#reward-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const value = (name) => $(`#reward-form [name="${name}"]`).value.trim();
+  const kind = value('kind') || 'amount_off';
+  // Enter in a box sends the form even where Add is not offered: nothing is sent for a kind the store cannot make.
+  if (notMade[kind]) return showKind();
   const minimumOrder = value('minimumOrder');
   const reward = {
     points: value('points') === '' ? null : Number(value('points')),
-    benefit: { kind: 'amount_off', amount: value('amountOff') },
+    benefit: benefitOf(kind, value),
     minimumOrder: minimumOrder === '' ? null : minimumOrder,
     expiresInDays: value('expiresInDays') === '' ? null : Number(value('expiresInDays')),
     combines: $('#reward-form [name="combines"]').checked,
     on: true,
   };
   if (await saveRewards([...rewards, reward], 'Reward added', true)) {
-    for (const name of ['points', 'amountOff', 'minimumOrder']) $(`#reward-form [name="${name}"]`).value = '';
+    for (const name of ['points', 'amountOff', 'percent', 'minimumOrder'])
+      $(`#reward-form [name="${name}"]`).value = '';
     // Back to the usual 30 days, as the form starts: an empty box reads as a default that is not one.
     $('#reward-form [name="expiresInDays"]').value = '30';
     $('#reward-form [name="combines"]').checked = false;
