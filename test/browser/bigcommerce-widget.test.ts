@@ -28,7 +28,6 @@ import { startFakeBigCommerce, type FakeBigCommerce } from '../helpers/fake-bigc
 import { addCustomer, serveFakeCustomers } from '../helpers/fake-bigcommerce-customers.ts';
 import { promotionsOf, withPromotions } from '../helpers/fake-bigcommerce-promotions.ts';
 import { addFakeScripts, scriptsOf } from '../helpers/fake-bigcommerce-scripts.ts';
-import { codesNameWhatTheyCannotMake } from '../helpers/platform-codes.ts';
 
 const CLIENT_ID = 'bc-widget-client-id';
 const CLIENT_SECRET = 'bc-widget-client-secret-for-tests';
@@ -163,7 +162,6 @@ beforeAll(async () => {
       .earnings.filter((each) => each.status === 'approved');
     expect(approved.reduce((sum, each) => sum + each.points, 0)).toBe(300);
   }, 20_000);
-  codesNameWhatTheyCannotMake(bridge, 'bigcommerce');
   // Beside the amounts off, a percentage and free shipping, out of her reach: the widget words each kind.
   const saved = await merchant('PUT', '/storefront/rewards', {
     rewards: [

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import type { FakeShopify } from '../helpers/fake-shopify.ts';
 import { ADMIN_ORIGIN } from '../helpers/shopify-admin-frame.ts';
-import { codesNameWhatTheyCannotMake } from '../helpers/platform-codes.ts';
+import { platformCodes } from '../helpers/platform-codes.ts';
 import { openShopifyAdmin } from '../helpers/shopify-admin-tab.ts';
 import {
   APP_KEY,
@@ -56,7 +56,6 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     fake = await startFakeShopifyForApp();
     fake.install(SHOP);
     running = await startShopifyAppBridge(fake, { SHOPIFY_SHOPS: '', SHOPIFY_OPEN_INSTALLS: 'true' });
-    codesNameWhatTheyCannotMake(running.bridge, 'shopify');
     browser = await launchChromium();
     ({ page, app } = await openShopifyAdmin(browser, { bridgeUrl: running.url, shop: SHOP }));
     // The merchant approves what the admin's dialog asks.
@@ -271,7 +270,7 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
   }, 90_000);
 
   it('says at once why the store cannot make a kind, offers no Add for it, and shows the bridge’s refusal beside the choice', async () => {
-    const codes = codesNameWhatTheyCannotMake(running.bridge, 'shopify');
+    const codes = platformCodes(running.bridge, 'shopify');
     const why = 'your store’s discount codes cannot give free shipping';
     const note = app.locator('#reward-kind-note');
     const add = app.locator('#reward-form s-button[type="submit"]');

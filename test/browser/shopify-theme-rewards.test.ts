@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, chromiumAvailable, launchChromium } from '../helpers/browser.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
 import { shopifyCustomerNode, type FakeShopify } from '../helpers/fake-shopify.ts';
-import { codesNameWhatTheyCannotMake } from '../helpers/platform-codes.ts';
 import { shopifyHeaders, shopifyOrderJson } from '../helpers/shopify.ts';
 import {
   APP_SECRET,
@@ -108,7 +107,6 @@ beforeAll(async () => {
     expect(approved.reduce((total, each) => total + each.points, 0)).toBe(1_200);
   }, 30_000);
   expect((await asShop(running, SHOP).put('/storefront', { on: true })).status).toBe(200);
-  codesNameWhatTheyCannotMake(running.bridge, 'shopify');
   // The amounts off as API clients sent them before kinds (amountOff); the other kinds as benefits, at 100 points
   // each so that the 200 left after the first code pays for both.
   const saved = await asShop(running, SHOP).put('/storefront/rewards', {

@@ -9,13 +9,3 @@ export function platformCodes(bridge: RunningBridge, platform: string): StoreCod
   if (!codes) throw new Error(`${platform} makes no codes on this bridge`);
   return codes;
 }
-
-/**
- * The platform's codes with a `notMade`, as StoreCodes asks of every platform since rewards have kinds: one whose
- * code maker does not name it yet (its kinds under way) makes every kind, and the bridge reads none.
- */
-export function codesNameWhatTheyCannotMake(bridge: RunningBridge, platform: string): StoreCodes {
-  const codes = platformCodes(bridge, platform);
-  codes.notMade ??= {};
-  return codes;
-}
