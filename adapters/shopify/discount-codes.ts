@@ -1,21 +1,16 @@
-// A reward's discount code on a Shopify shop (capabilities/codes.ts): made with discountCodeBasicCreate as an
-// amount off the whole order, for the one customer (context.customers, which replaced customerSelection at
-// 2026-10's schema), used once, ending at the reward's expiry, never combined with another order discount. The
-// bridge chooses the code's text, so a make whose answer was lost is found again by it (codeDiscountNodeByCode).
-// How often it paid is Shopify's own count (DiscountCodeBasic.asyncUsageCount), read through discountNode: 2026-10
-// deprecates codeDiscountNode, and the schema test refuses documents that select what their version deprecates.
+// A reward's discount code on a Shopify shop (capabilities/codes.ts), of any kind of benefit: an amount or a
+// percentage off the whole order is made with discountCodeBasicCreate, free shipping with
+// discountCodeFreeShippingCreate (discount-inputs.ts); each for the one customer (context.customers, which replaced
+// customerSelection at 2026-10's schema), used once, ending at the reward's expiry, never combined with another order
+// discount. The bridge chooses the code's text, so a make whose answer was lost is found again by it
+// (codeDiscountNodeByCode), whichever kind it is. How often it paid is Shopify's own count (asyncUsageCount of
+// DiscountCodeBasic and DiscountCodeFreeShipping alike), read through discountNode: 2026-10 deprecates
+// codeDiscountNode, and the schema test refuses documents that select what their version deprecates.
 // Making codes needs write_discounts (readiness, discount-readiness.ts); without it the answer is 'not-allowed'.
 import type { DiscountCodeRequest, MadeCode } from '../../src/core/platform-module.ts';
-import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
 import { ShopifyAdminError, type ShopifyAdminApi } from './admin-api.ts';
+import { createCall, customerGid, type CreateRoot } from './discount-inputs.ts';
 import { forgetScopes, missingScope } from './scopes.ts';
-
-export const DISCOUNT_CODE_CREATE = `mutation LoyaltyBridgeDiscountCodeCreate($basicCodeDiscount: DiscountCodeBasicInput!) {
-  discountCodeBasicCreate(basicCodeDiscount: $basicCodeDiscount) {
-    codeDiscountNode { id }
-    userErrors { field code message }
-  }
-}`;
 
 export const DISCOUNT_CODE_BY_CODE = `query LoyaltyBridgeDiscountCodeByCode($code: String!) {
   codeDiscountNodeByCode(code: $code) { id }
@@ -30,13 +25,20 @@ export const DISCOUNT_CODE_OWNER = `query LoyaltyBridgeDiscountCodeOwner($code: 
         title
         context { ... on DiscountCustomers { customers { id } } }
       }
+      ... on DiscountCodeFreeShipping {
+        title
+        context { ... on DiscountCustomers { customers { id } } }
+      }
     }
   }
 }`;
 
 export const DISCOUNT_CODE_USES = `query LoyaltyBridgeDiscountCodeUses($id: ID!) {
   discountNode(id: $id) {
-    discount { ... on DiscountCodeBasic { asyncUsageCount } }
+    discount {
+      ... on DiscountCodeBasic { asyncUsageCount }
+      ... on DiscountCodeFreeShipping { asyncUsageCount }
+    }
   }
 }`;
 
@@ -58,8 +60,6 @@ interface FoundCode {
   codeDiscount: { title?: string; context?: { customers?: Array<{ id: string }> } };
 }
 
-const customerGid = (id: string) => `gid://shopify/Customer/${id}`;
-
 /** What the merchant reads when the app may not make codes, unless the caller says how this install gets the scope. */
 const NOT_ALLOWED =
   'the app may not make discount codes in your store yet: approve access to discounts when you turn rewards on';
@@ -78,9 +78,10 @@ interface CodeParts {
   notAllowedWhy: ((shop: string) => Promise<string | undefined>) | undefined;
 }
 
-interface CreateAnswer {
-  discountCodeBasicCreate: { codeDiscountNode: { id: string } | null; userErrors: UserError[] };
-}
+/** The payload of either create mutation (DiscountCodeBasicCreatePayload, DiscountCodeFreeShippingCreatePayload). */
+type CreateAnswer = Partial<
+  Record<CreateRoot, { codeDiscountNode: { id: string } | null; userErrors: UserError[] } | null>
+>;
 
 export function shopifyDiscountCodes(
   apis: { for(shop: string): ShopifyAdminApi },
@@ -110,46 +111,12 @@ async function owner(parts: CodeParts, shop: string, code: string): Promise<Foun
   return answer.codeDiscountNodeByCode ?? undefined;
 }
 
-/** What the code's customer gets, for a benefit (DiscountCustomerGetsValueInput). */
-function customerGetsValue(benefit: RewardBenefit) {
-  switch (benefit.kind) {
-    case 'amount_off':
-      return { discountAmount: { amount: benefit.amount, appliesOnEachItem: false } };
-  }
-}
-
-/** The code's input to discountCodeBasicCreate: the benefit on the order, for one customer, used once. */
-function basicCodeDiscountFor(request: DiscountCodeRequest) {
-  return {
-    code: request.code,
-    title: request.title,
-    startsAt: request.startsAt,
-    endsAt: request.expiresAt,
-    context: { customers: { add: [customerGid(request.customerId)] } },
-    customerGets: {
-      value: customerGetsValue(request.benefit),
-      items: { all: true },
-    },
-    ...(request.minimumOrder !== null
-      ? { minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: request.minimumOrder } } }
-      : {}),
-    usageLimit: 1,
-    appliesOncePerCustomer: true,
-    // One order pays with one of the bridge's codes at most, so its redeem is that code's.
-    combinesWith: {
-      orderDiscounts: false,
-      productDiscounts: request.combinesWithOthers,
-      shippingDiscounts: request.combinesWithOthers,
-    },
-  };
-}
-
 async function makeCode(parts: CodeParts, request: DiscountCodeRequest): Promise<MadeCode> {
   const api = parts.apis.for(request.shop);
-  const basicCodeDiscount = basicCodeDiscountFor(request);
+  const call = createCall(request);
   let answer;
   try {
-    answer = await api.query<CreateAnswer>(DISCOUNT_CODE_CREATE, { basicCodeDiscount }, 10);
+    answer = await api.query<CreateAnswer>(call.document, call.variables, 10);
   } catch (error) {
     if (deniedError(error)) {
       // The scopes remembered were wrong: readiness asks Shopify again.
@@ -158,14 +125,16 @@ async function makeCode(parts: CodeParts, request: DiscountCodeRequest): Promise
     }
     throw error;
   }
-  const { codeDiscountNode, userErrors } = answer.discountCodeBasicCreate;
+  // Only the root field asked for answers.
+  const codeDiscountNode = answer[call.root]?.codeDiscountNode ?? null;
+  const userErrors = answer[call.root]?.userErrors ?? [];
   if (userErrors.some(deniedUserError)) {
     forgetScopes(api);
     return notAllowed(parts, request.shop);
   }
   if (userErrors.some(takenUserError)) {
     // A make retried after its answer was lost: the code is the bridge's if it is this request's (same
-    // title, for that customer). Anyone else's code of that text is never taken over.
+    // title, for that customer), of either kind. Anyone else's code of that text is never taken over.
     const found = await owner(parts, request.shop, request.code);
     const customers = found?.codeDiscount.context?.customers?.map((customer) => customer.id) ?? [];
     if (found && found.codeDiscount.title === request.title && customers.includes(customerGid(request.customerId)))
@@ -196,7 +165,7 @@ async function codeUses(apis: CodeParts['apis'], shop: string, platformId: strin
     );
   if (!answer.discountNode) return undefined;
   const count = answer.discountNode.discount.asyncUsageCount;
-  // Another kind of discount under that id is none of the bridge's codes.
+  // A kind of discount the bridge does not make (an automatic one, a BXGY) under that id is none of its codes.
   return typeof count === 'number' ? count : undefined;
 }
 

@@ -1,7 +1,7 @@
-// Whether a shop's install may make reward codes: discountCodeBasicCreate needs write_discounts (which implies
-// read_discounts, for finding a code and reading its uses). As with the storefront's read_customers
-// (storefront-readiness.ts), how an install gets it depends on how it was made (access.ts's modes), and Shopify
-// tells the scopes granted now (scopes.ts; app/scopes_update forgets what was remembered):
+// Whether a shop's install may make reward codes: discountCodeBasicCreate and discountCodeFreeShippingCreate need
+// write_discounts (which implies read_discounts, for finding a code and reading its uses). As with the storefront's
+// read_customers (storefront-readiness.ts), how an install gets it depends on how it was made (access.ts's modes),
+// and Shopify tells the scopes granted now (scopes.ts; app/scopes_update forgets what was remembered):
 // - installed by Shopify (managed install, token exchange): write_discounts is an optional scope
 //   (shopify.app.toml's optional_scopes), asked for with App Bridge's shopify.scopes.request when the merchant
 //   turns rewards on; no existing install approves anything again;

@@ -69,9 +69,12 @@ export function shopifyStorefront(
       readiness: (shop) => discountReadiness(shop, { access, apis }),
       // context.customers: Shopify refuses the code at checkout to anyone else.
       forOneCustomer: true,
-      // DiscountCodeBasic.asyncUsageCount: "This value is updated asynchronously. As a result, it might be lower than
-      // the actual usage count until the asynchronous process is completed." (shopify.dev, Admin GraphQL, 2026-01)
+      // asyncUsageCount, of DiscountCodeBasic and DiscountCodeFreeShipping alike: "This value is updated
+      // asynchronously. As a result, it might be lower than the actual usage count until the asynchronous process is
+      // completed." (shopify.dev, Admin GraphQL, 2026-01)
       usesCountedLate: true,
+      // Every kind: an amount or a percentage off as a basic code, free shipping as a free shipping code.
+      notMade: {},
     },
   };
 }

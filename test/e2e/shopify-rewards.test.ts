@@ -2,7 +2,8 @@
 // Shopify (Admin GraphQL on Shopify's published schema, its discount codes included), a shop linked to a trial
 // account on the bridge's sandbox, customer 7001 with 300 approved points. They redeem a reward through the app
 // proxy (signed as Shopify signs it), get a code only they can use once, pay with it (a real signed orders/paid,
-// delivered twice), and the points leave the sandbox once. What they notice: a code, a balance that never lets
+// delivered twice), and the points leave the sandbox once: for a code of each kind (an amount or a percentage off,
+// free shipping), each taking off the order what it says. What they notice: a code, a balance that never lets
 // them reserve more than they have, and a code they did not use costing them nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
@@ -23,7 +24,16 @@ const SHOP = 'rewards-shop.myshopify.com';
 /** The cart the code pays for at checkout: the delivered order's subtotal (shopifyOrderJson's), above every reward's minimum here. */
 const PAID = { subtotal: '120.00' };
 const GRACE = { email: 'grace@example.com', phone: '+12125550142' };
+/** Linus's orders name him (shopifyOrderJson's name Grace), by his e-mail, phone and customer record. */
+const LINUS = { email: 'linus@example.com', phone: '+12125550199' };
+const BY_LINUS = { ...LINUS, customer: { id: 7002, ...LINUS } };
 const EARNED = ['6200001001', '6200001002', '6200001003'];
+/** A reward of each kind: what its code takes off an order of 120.00 shipped at 8.00, and how the order names it. */
+const KINDS = [
+  { benefit: { kind: 'amount_off', amount: '3.00' }, words: '3.00 off', off: ['3.00', '0.00'], type: 'fixed_amount' },
+  { benefit: { kind: 'percent_off', percent: 10 }, words: '10% off', off: ['12.00', '0.00'], type: 'percentage' },
+  { benefit: { kind: 'free_shipping' }, words: 'free shipping', off: ['0.00', '8.00'], type: 'shipping' },
+];
 /** The operator's token: they move the shop to another account. */
 const OPERATOR = 'operator-token-for-the-rewards-test-0123456789abcdef';
 const operator = (method: string, path: string, body: unknown) =>
@@ -57,6 +67,21 @@ const sandboxAccount = (brand = brandId) =>
   running.bridge.sandbox!.accounts.find((each) => each.credentials.brandId === brand)!;
 const redemptions = (brand = brandId) => sandboxAccount(brand).store.snapshot().redemptions;
 
+/**
+ * A redeem once the customer's orders' calls are done (drain): one such call that lands on its read anyway, on a
+ * loaded machine, answers "try again in a moment" (503), and the customer presses again after the wait it asks for.
+ */
+async function redeemAfterOrders(reward: string, customerId = '7001'): Promise<Answer> {
+  await running.bridge.engine.drain();
+  let issued = await redeem(reward, customerId);
+  for (let press = 1; issued.status === 503 && press < 3; press++) {
+    expect(issued.body).toMatchObject({ redeemed: false, retryAfterSeconds: expect.any(Number) });
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5, Number(issued.body.retryAfterSeconds)) * 1000));
+    issued = await redeem(reward, customerId);
+  }
+  return issued;
+}
+
 async function deliver(topic: string, body: string) {
   const response = await fetch(`${running.url}/webhooks/shopify`, {
     method: 'POST',
@@ -72,7 +97,7 @@ beforeAll(async () => {
   fake = await startFakeShopifyForApp();
   fake.install(SHOP);
   fake.shop(SHOP).customers.set('7001', shopifyCustomerNode('7001', GRACE));
-  fake.shop(SHOP).customers.set('7002', shopifyCustomerNode('7002', { email: 'linus@example.com' }));
+  fake.shop(SHOP).customers.set('7002', shopifyCustomerNode('7002', { email: LINUS.email }));
   fake.scopes = 'read_orders,write_app_proxy,read_customers';
   running = await startShopifyAppBridge(fake, {
     DATA_DIR: tempDataDir(),
@@ -248,17 +273,7 @@ describe('a Shopify customer spends their points', () => {
   it('points the merchant takes back by hand withdraw the unused code they no longer cover', async () => {
     await deliver('orders/fulfilled', shopifyOrderJson({ id: '6200001005', fulfillmentStatus: 'fulfilled' }));
     await eventually(async () => expect((await points()).body.balance.available).toBe(100), 15_000);
-    // The order's calls done: a read for a redeem that the worker's call for the same customer drops while it runs
-    // is read again, and dropped twice it answers "try again in a moment" (503), as it would to a customer. A call
-    // due later for her (drain waits for none) can still land on both reads on a loaded machine: she presses again
-    // after the wait the answer asks for, as the widget tells her to.
-    await running.bridge.engine.drain();
-    let issued = await redeem(rewards[1]!.id as string);
-    for (let press = 1; issued.status === 503 && press < 3; press++) {
-      expect(issued.body).toMatchObject({ redeemed: false, retryAfterSeconds: expect.any(Number) });
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5, Number(issued.body.retryAfterSeconds)) * 1000));
-      issued = await redeem(rewards[1]!.id as string);
-    }
+    const issued = await redeemAfterOrders(rewards[1]!.id as string);
     expect(issued.status).toBe(200);
     const code = issued.body.code as string;
     // The service still counts those 100 points as Grace's: the merchant takes them back on Orders, naming her by
@@ -292,21 +307,65 @@ describe('a Shopify customer spends their points', () => {
     expect((await reservation())?.endedWhy).toMatch(/taken back/);
   });
 
+  let kindRewards: Array<Record<string, any>> = [];
+  it('the merchant offers a reward of each kind, and customers see each with what it gives', async () => {
+    const offered = await asShop(running, SHOP).get('/storefront/rewards');
+    expect(offered.body.kinds).toEqual(KINDS.map(({ benefit }) => ({ kind: benefit.kind, notMade: null })));
+    const added = KINDS.map(({ benefit }) => ({ points: 100, benefit, expiresInDays: 7, combines: true }));
+    const saved = await asShop(running, SHOP).put('/storefront/rewards', {
+      rewards: [...(offered.body.rewards as unknown[]), ...added],
+    });
+    expect(saved.status).toBe(200);
+    kindRewards = (saved.body.rewards as Array<Record<string, any>>).slice(-3);
+    const shown = (await points()).body.rewards as Array<Record<string, unknown>>;
+    expect(shown.slice(-3)).toEqual(
+      KINDS.map(({ benefit, words }, i) =>
+        expect.objectContaining({ id: kindRewards[i]!.id, benefit, words: `100 points for ${words}` }),
+      ),
+    );
+  });
+
+  it('a code of each kind takes what it says off the order it pays for, and its points leave once', async () => {
+    // Linus (7002) redeems these: Grace's presses above used the reads of her balance one customer's redeems may
+    // make in a minute (CUSTOMER_REDEEM_READS).
+    const before = redemptions().length;
+    for (const id of ['6200004001', '6200004002', '6200004003'])
+      await deliver('orders/fulfilled', shopifyOrderJson({ id, fulfillmentStatus: 'fulfilled', ...BY_LINUS }));
+    await eventually(async () => expect((await points('7002')).body.balance.available).toBe(300), 15_000);
+    const codes: string[] = [];
+    for (const [i, reward] of kindRewards.entries()) {
+      const issued = await redeemAfterOrders(reward.id as string, '7002');
+      expect(issued.status).toBe(200);
+      expect(issued.body.benefit).toEqual(KINDS[i]!.benefit);
+      codes.push(issued.body.code as string);
+    }
+    expect((await points('7002')).body.balance.available).toBe(0);
+    for (const [i, code] of codes.entries()) {
+      const { off, type } = KINDS[i]!;
+      expect(fake.useCode(SHOP, code, '7002', PAID)).toBe(true);
+      expect(fake.discounts(SHOP).find((each) => each.code === code)?.taken).toEqual([
+        { subtotal: off[0], shipping: off[1] },
+      ]);
+      const amount = off.find((each) => each !== '0.00')!;
+      const order = shopifyOrderJson({ id: `620000500${i}`, ...BY_LINUS, discountCodes: [{ code, amount, type }] });
+      await deliver('orders/paid', order);
+      await deliver('orders/paid', order);
+    }
+    await eventually(() => expect(redemptions()).toHaveLength(before + 3), 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(
+      redemptions()
+        .slice(before)
+        .map((each) => each.points),
+    ).toEqual([100, 100, 100]);
+  });
+
   it('an uninstall keeps the shop’s open reservations held, as its codes pay until their own expiry', async () => {
     // Every point was spent: one more fulfilled order gives 100.
+    const redeemed = redemptions().length;
     await deliver('orders/fulfilled', shopifyOrderJson({ id: '6200001004', fulfillmentStatus: 'fulfilled' }));
     await eventually(async () => expect((await points()).body.balance.available).toBe(100), 15_000);
-    // The order's calls done: a read for a redeem that the worker's call for the same customer drops while it runs
-    // is read again, and dropped twice it answers "try again in a moment" (503), as it would to a customer. A call
-    // due later for her (drain waits for none) can still land on both reads on a loaded machine: she presses again
-    // after the wait the answer asks for, as the widget tells her to.
-    await running.bridge.engine.drain();
-    let issued = await redeem(rewards[1]!.id as string);
-    for (let press = 1; issued.status === 503 && press < 3; press++) {
-      expect(issued.body).toMatchObject({ redeemed: false, retryAfterSeconds: expect.any(Number) });
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5, Number(issued.body.retryAfterSeconds)) * 1000));
-      issued = await redeem(rewards[1]!.id as string);
-    }
+    const issued = await redeemAfterOrders(rewards[1]!.id as string);
     expect(issued.status).toBe(200);
     const holders = () =>
       running.bridge.engine.store.listRecords(
@@ -331,6 +390,6 @@ describe('a Shopify customer spends their points', () => {
     // could be spent again while it paid); no point was taken (the redeems are earlier codes' and the take-back's).
     expect(fake.discounts(SHOP).some((each) => each.code === issued.body.code)).toBe(true);
     expect(await stateOf(issued.body.code as string)).toBe('issued');
-    expect(redemptions()).toHaveLength(3);
+    expect(redemptions()).toHaveLength(redeemed);
   });
 });

@@ -22,10 +22,11 @@
 //   not the version of the endpoint that created it;
 // - bulk operations: bulkOperationRunQuery runs a query in the background,
 //   bulkOperation(id) tells its status, and the result is JSONL at its url;
-// - code discounts (fake-shopify-discounts.ts): made, found, counted late and deleted as
-//   Shopify documents it; DiscountCustomers.customers needs read_customers, as every Customer does.
+// - code discounts, basic and free shipping (fake-shopify-discounts.ts, -discount-roots.ts): made, found, counted
+//   late and deleted as Shopify documents it; DiscountCustomers.customers needs read_customers, as every Customer does.
 import { defaultFieldResolver, graphql, GraphQLError, type GraphQLFieldResolver } from 'graphql';
-import { connection, discountRoots, type DiscountShop, type FakeCodeDiscount } from './fake-shopify-discounts.ts';
+import { discountRoots } from './fake-shopify-discount-roots.ts';
+import { connection, type DiscountShop, type FakeCodeDiscount } from './fake-shopify-discounts.ts';
 import { shopifyAdminSchema } from './shopify-schema.ts';
 
 export type { FakeCodeDiscount } from './fake-shopify-discounts.ts';
@@ -115,6 +116,7 @@ const ROOT_SCOPES: Readonly<Record<string, string>> = {
   codeDiscountNodeByCode: 'read_discounts',
   discountNode: 'read_discounts',
   discountCodeBasicCreate: 'write_discounts',
+  discountCodeFreeShippingCreate: 'write_discounts',
   discountCodeDelete: 'write_discounts',
 };
 

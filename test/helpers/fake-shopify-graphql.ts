@@ -7,8 +7,8 @@
 //     customer(id): the record's defaultEmailAddress and defaultPhoneNumber;
 //     without read_customers no data and one ACCESS_DENIED error, as Shopify
 //     answers a root field the app may not read
-//     code discounts (write_discounts, fake-shopify-discounts.ts): made, found
-//     by code, counted and deleted through the API; useCode is an order paying
+//     code discounts (write_discounts, fake-shopify-discount-roots.ts): made,
+//     found by code, counted and deleted through the API; useCode is an order paying
 //     with one, counted in asyncUsageCount only once the clock moves or
 //     countUses() runs (Shopify counts uses asynchronously)
 //   GET <bulk operation url>: the JSONL result, without the Admin API token

@@ -8,7 +8,7 @@ import type {
   FakeSubscription,
   ProtectedDataGrant,
 } from './fake-shopify-admin.ts';
-import { countUses, type Checkout } from './fake-shopify-discounts.ts';
+import { countUses, type Checkout } from './fake-shopify-checkout.ts';
 
 export interface FakeShopifyOptions {
   apiKey: string;
@@ -37,8 +37,10 @@ export interface FakeShop {
   subscriptions: FakeSubscription[];
   bulkOperations: Map<string, FakeBulkOperation>;
   mostBulkAtOnce: number;
-  /** Code discounts (discountCodeBasicCreate's) by their number. */
+  /** Code discounts (discountCodeBasicCreate's and discountCodeFreeShippingCreate's) by their number. */
   codeDiscounts: Map<string, FakeCodeDiscount>;
+  /** What its checkout charges to ship a cart: one flat rate, which a free shipping code takes off. */
+  shippingRate: string;
   /** A use lands in asyncUsageCount at once (the best case); by default only when countUses() runs. */
   usesCountedAtOnce?: boolean;
   /** Codes handed out by the consent page, not yet exchanged. */
@@ -74,10 +76,11 @@ export interface FakeShopify {
   /** The merchant removes the app: Shopify revokes every token it issued for the shop (access and refresh). */
   uninstall(shop: string): void;
   /**
-   * A customer's cart pays with a discount code, as Shopify's checkout takes it: refused (false) when the code is
-   * expired or not started, used up, not for that customer (its context), above the cart's subtotal (its minimum),
-   * or with another order discount when either does not combine with order discounts; otherwise its use is
-   * counted, in asyncUsageCount only once countUses() runs or the clock moves (unless the shop counts at once).
+   * A customer's cart pays with a discount code, as Shopify's checkout takes it (fake-shopify-checkout.ts): refused
+   * (false) when the code is expired or not started, used up, not for that customer (its context), above the cart's
+   * subtotal (its minimum), free shipping to some countries only, or with another code when either does not combine
+   * with the other's class; otherwise its use is counted, in asyncUsageCount only once countUses() runs or the clock
+   * moves (unless the shop counts at once), and what it took off is kept in the discount's `taken`.
    */
   useCode(shop: string, code: string, customerId: string, cart: Omit<Checkout, 'customerId'>): boolean;
   /** Shopify's asynchronous count of code uses runs: asyncUsageCount catches up, in every shop. */
@@ -175,6 +178,7 @@ const emptyShop = (): FakeShop => ({
   bulkOperations: new Map(),
   mostBulkAtOnce: 0,
   codeDiscounts: new Map(),
+  shippingRate: '8.00',
   codes: new Set(),
   refreshTokens: new Set(),
   installed: false,

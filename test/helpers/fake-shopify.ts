@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { listen, type Listening } from '../../src/http/listen.ts';
 import { deliver } from './fake-shopify-deliver.ts';
-import { countUses, useCode } from './fake-shopify-discounts.ts';
+import { countUses, useCode } from './fake-shopify-checkout.ts';
 import { serveAdminGraphql, serveBulkResults } from './fake-shopify-graphql.ts';
 import { installs, serveOAuth } from './fake-shopify-oauth.ts';
 import {
