@@ -75,6 +75,7 @@ export function shopifyStorefront(
       usesCountedLate: true,
       // Every kind: an amount or a percentage off as a basic code, free shipping as a free shipping code.
       notMade: {},
+      setUpFirst: {},
     },
   };
 }

@@ -307,6 +307,25 @@ describe.skipIf(!chromiumAvailable)('a merchant’s rewards in Set up, inside th
     }
   }, 90_000);
 
+  it('says what to set in the store first for a kind that needs it, and still offers Add', async () => {
+    const codes = platformCodes(running.bridge, 'shopify');
+    // As WooCommerce's codes say of free shipping (WOO_FREE_SHIPPING_NOTE): the store takes the code, set or not.
+    const first = 'Free shipping codes work once your store offers free shipping to a code.';
+    const banner = app.locator('#reward-kind-first');
+    try {
+      codes.setUpFirst = { free_shipping: first };
+      await openSetup();
+      await pickKind('free_shipping');
+      await expect.poll(() => banner.textContent()).toBe(first);
+      expect(await banner.isVisible()).toBe(true);
+      expect(await app.locator('#reward-form s-button[type="submit"]').isVisible()).toBe(true);
+      await pickKind('amount_off');
+      await expect.poll(() => banner.isVisible()).toBe(false);
+    } finally {
+      codes.setUpFirst = {};
+    }
+  }, 60_000);
+
   it('is readable at a laptop’s width and a phone’s, nothing wider than the screen (docs/screenshots)', async () => {
     await openSetup();
     // The admin's frame as tall as the section, its add form under four rewards, on a phone too: a picture of what

@@ -6,6 +6,8 @@ import { putAskingScopes } from './scopes.js';
 let rewards = [];
 /** Why the store cannot make a kind of reward, for each kind it cannot (the bridge’s `kinds`); empty: it makes all. */
 let notMade = {};
+/** What the merchant sets in the store first for a kind to work there (the bridge’s `kinds`), for each such kind. */
+let setUpFirst = {};
 
 export async function loadRewards() {
   const { status, body } = await call('/storefront/rewards');
@@ -16,7 +18,10 @@ export async function loadRewards() {
       ? 'it works once, for whoever enters it at checkout (your store cannot keep a code to one customer, so it is long, random, and shown only to them).'
       : 'only they can use it, once.';
   if (status === 200) {
-    notMade = Object.fromEntries((body.kinds ?? []).flatMap(({ kind, notMade: why }) => (why ? [[kind, why]] : [])));
+    const each = (field) =>
+      Object.fromEntries((body.kinds ?? []).flatMap((kind) => (kind[field] ? [[kind.kind, kind[field]]] : [])));
+    notMade = each('notMade');
+    setUpFirst = each('setUpFirst');
     showKind();
     showRewards(body.rewards ?? []);
   }
@@ -108,6 +113,9 @@ function showKind() {
   note.hidden = !why;
   // The bridge's refusal of it, beside the choice, would say the same again.
   if (why) kindField().removeAttribute('error');
+  const first = $('#reward-kind-first');
+  first.textContent = why ? '' : (setUpFirst[kind] ?? '');
+  first.hidden = Boolean(why) || !setUpFirst[kind];
   $('#add-reward').hidden = Boolean(why);
 }
 kindField().addEventListener('change', showKind);
