@@ -75,6 +75,7 @@ export function bigCommercePromotionCodes(
     // BigCommerce's promotions make every kind (actionFor).
     notMade: {},
     setUpFirst: {},
+    whyKindFails: async () => undefined,
   };
 }
 

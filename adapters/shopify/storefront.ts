@@ -76,6 +76,7 @@ export function shopifyStorefront(
       // Every kind: an amount or a percentage off as a basic code, free shipping as a free shipping code.
       notMade: {},
       setUpFirst: {},
+      whyKindFails: async () => undefined,
     },
   };
 }

@@ -126,6 +126,7 @@ export function wooCouponCodes(
     // Every kind is made; free shipping takes a store setting the merchant reads about (WOO_FREE_SHIPPING_NOTE).
     notMade: {},
     setUpFirst: { free_shipping: WOO_FREE_SHIPPING_NOTE },
+    whyKindFails: async () => undefined,
 
     async make(request: DiscountCodeRequest): Promise<MadeCode> {
       const client = await rest(request.shop);

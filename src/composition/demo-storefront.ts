@@ -75,6 +75,7 @@ export class DemoCodes {
     // The demo's checkout takes every kind.
     notMade: {},
     setUpFirst: {},
+    whyKindFails: async () => undefined,
     readiness: async () => ({ ready: true }),
   };
 

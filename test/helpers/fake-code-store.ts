@@ -97,6 +97,7 @@ export class FakeCodeStore {
     usesCountedLate: false,
     notMade: {},
     setUpFirst: {},
+    whyKindFails: async () => undefined,
     readiness: async () => ({ ready: true }),
   };
 

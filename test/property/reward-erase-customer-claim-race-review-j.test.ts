@@ -43,6 +43,7 @@ const usedOnce: StoreCodes = {
   forOneCustomer: false,
   notMade: {},
   setUpFirst: {},
+  whyKindFails: async () => undefined,
   usesCountedLate: false,
   readiness: async () => ({ ready: true }),
 };

@@ -10,7 +10,7 @@ import { FakeCodeStore } from '../helpers/fake-code-store.ts';
 const AT = { platform: 'tinyshop', shop: 'kinds.example' };
 const NO_SHIPPING = 'TinyShop cannot make free shipping codes: offer an amount or a percentage off instead.';
 const reward = (benefit: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
-  ...{ points: 800, benefit, minimumOrder: null, expiresInDays: 30, combines: false, on: false },
+  ...{ points: 800, benefit, minimumOrder: null, expiresInDays: 30, combines: false, on: true },
   ...more,
 });
 
@@ -24,7 +24,7 @@ async function settings() {
     partsOf: () => ({ storefront: {}, codes: codes.parts }),
     accounts: { forShop: async () => undefined },
   } as unknown as Parameters<typeof storefrontSettingsService>[0]);
-  return { store, service };
+  return { store, service, codes };
 }
 
 describe('the kinds of reward in Rewards', () => {
@@ -67,6 +67,35 @@ describe('the kinds of reward in Rewards', () => {
       status: 400,
       json: { errors: ['rewards.0.benefit.percent: must be a whole number from 1 to 100'] },
     });
+    expect(await shopRewards(store, AT.platform, AT.shop)).toEqual([]);
+  });
+
+  it('keeps a reward of such a kind turned off, so the merchant can still turn it off or edit the others', async () => {
+    const { service, store } = await settings();
+    const off = reward({ kind: 'free_shipping' }, { on: false });
+    expect((await service.saveRewards(AT, { rewards: [off] }, 'merchant')).status).toBe(200);
+    expect((await shopRewards(store, AT.platform, AT.shop)).map((each) => each.on)).toEqual([false]);
+  });
+
+  it('refuses a kind whose code would give nothing in the store as it is set, with the fix, asking once', async () => {
+    const { service, store, codes } = await settings();
+    const asked: string[] = [];
+    const why = 'Free shipping needs a shipping method that accepts a code: add one in your store’s shipping settings.';
+    codes.parts.whyKindFails = async (shop, kind) => {
+      asked.push(`${shop}:${kind}`);
+      return kind === 'percent_off' ? why : undefined;
+    };
+    const tenth = reward({ kind: 'percent_off', percent: 10 });
+    const refused = await service.saveRewards(
+      AT,
+      { rewards: [tenth, reward({ kind: 'amount_off', amount: '5' }), tenth] },
+      'm',
+    );
+    expect(refused).toMatchObject({
+      status: 400,
+      json: { errors: [`rewards.0.benefit: ${why}`, `rewards.2.benefit: ${why}`] },
+    });
+    expect(asked).toEqual([`${AT.shop}:percent_off`, `${AT.shop}:amount_off`]);
     expect(await shopRewards(store, AT.platform, AT.shop)).toEqual([]);
   });
 });

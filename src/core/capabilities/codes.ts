@@ -42,6 +42,12 @@ export interface StoreCodes {
    * merchant's Rewards says it when that kind is picked (a code the store takes but does not honour costs points).
    */
   setUpFirst: Partial<Record<BenefitKind, string>>;
+  /**
+   * Why a code of that kind would not do what it says in the store as it is set now, in the merchant's words with
+   * the fix; undefined when it would. Asked when the merchant saves a reward of that kind turned on: the save is
+   * refused rather than customers spending points on a code that gives nothing.
+   */
+  whyKindFails(shop: string, kind: BenefitKind): Promise<string | undefined>;
   /** Whether the install may make codes now (a scope the merchant approves when they turn rewards on). */
   readiness(shop: string): Promise<Readiness>;
 }

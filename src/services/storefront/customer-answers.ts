@@ -112,7 +112,11 @@ async function shopView(
   const account = accountId === undefined ? undefined : await accounts.runtime(accountId);
   if (!account) return undefined;
   const ways = waysToEarn(account);
-  const offered = partsOf(platform)?.codes ? (await shopRewards(store, platform, shop)).filter((r) => r.on) : [];
+  const codes = partsOf(platform)?.codes;
+  // A kind the platform no longer makes is not offered, though the merchant's reward of it stays until they change it.
+  const offered = codes
+    ? (await shopRewards(store, platform, shop)).filter((r) => r.on && codes.notMade[r.benefit.kind] === undefined)
+    : [];
   const rewards = offered.map((reward) => ({
     id: reward.id,
     points: reward.points,

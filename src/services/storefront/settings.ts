@@ -8,8 +8,8 @@ import type { ShopRef } from '../../accounts/account-records.ts';
 import type { StoreCodes } from '../../core/capabilities/codes.ts';
 import type { PlatformParts } from '../../core/platform-module.ts';
 import type { Readiness } from '../../core/platform-shapes.ts';
-import { BENEFIT_KINDS } from '../../core/reward-benefit.ts';
-import { parseRewards, saveRewards, shopRewards } from '../../core/storefront/rewards.ts';
+import { BENEFIT_KINDS, type BenefitKind } from '../../core/reward-benefit.ts';
+import { parseRewards, saveRewards, shopRewards, type Reward } from '../../core/storefront/rewards.ts';
 import { setStorefront, storefrontOn } from '../../core/storefront/storefront-switch.ts';
 import type { WidgetKeeper } from '../../core/storefront/widget-keeper.ts';
 import type { RecordRole } from '../../core/store/ledger-store.ts';
@@ -141,6 +141,29 @@ const kindsOffered = (codes: Pick<StoreCodes, 'notMade' | 'setUpFirst'>) =>
     setUpFirst: codes.setUpFirst[kind] ?? null,
   }));
 
+/**
+ * One line per reward turned on whose kind the platform cannot make, or whose code would give nothing in the store
+ * as it is set now. A reward turned off is let be, so that a merchant can still turn one off or edit another.
+ */
+async function kindsRefused(codes: StoreCodes, shop: string, rewards: readonly Reward[]): Promise<string[]> {
+  const fails = new Map<BenefitKind, Promise<string | undefined>>();
+  const lines = await Promise.all(
+    rewards.map(async ({ benefit, on }, i) => {
+      if (!on) return [];
+      const why =
+        codes.notMade[benefit.kind] ?? (await memo(fails, benefit.kind, () => codes.whyKindFails(shop, benefit.kind)));
+      return why === undefined ? [] : [`rewards.${i}.benefit: ${why}`];
+    }),
+  );
+  return lines.flat();
+}
+
+const memo = <K, V>(seen: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> => {
+  const known = seen.get(key) ?? make();
+  seen.set(key, known);
+  return known;
+};
+
 /** The whole list of rewards replaced by what the merchant sent (`body`, checked here). */
 export async function replaceRewards(
   parts: StorefrontSettingsParts,
@@ -152,10 +175,7 @@ export async function replaceRewards(
   if (!codes) return refused({ errors: ['Your store’s platform cannot offer rewards for points yet.'] });
   const parsed = parseRewards(body);
   if (!parsed.ok) return { status: 400, json: { errors: parsed.errors } };
-  const unmade = parsed.rewards.flatMap(({ benefit }, i) => {
-    const why = codes.notMade[benefit.kind];
-    return why === undefined ? [] : [`rewards.${i}.benefit: ${why}`];
-  });
+  const unmade = await kindsRefused(codes, shop, parsed.rewards);
   if (unmade.length > 0) return { status: 400, json: { errors: unmade } };
   const before = await shopRewards(parts.store, platform, shop);
   // Turning rewards on asks the platform whether the install may make codes; what it lacks comes back in words.
