@@ -210,17 +210,16 @@ export class BigCommerceApi {
   }
 
   /**
-   * Coupons are a sub-resource; asked for only where the order may hold one: it has a coupon discount, or it ships
-   * and its shipping cost nothing. A free-shipping promotion gives the customer a free shipping method rather than a
-   * discount (docs/store-operations/promotions, "Free shipping"), and BigCommerce documents no coupon_discount for
-   * it: a reward's free-shipping code would go unseen, its points never spent.
+   * Coupons are a sub-resource; asked for only where the order may hold one: it has a coupon discount, or it ships.
+   * A free-shipping promotion gives the customer a free shipping method rather than a discount
+   * (docs/store-operations/promotions, "Free shipping"), BigCommerce documents no coupon_discount for it, and the
+   * customer may still pick a paid method with the code applied: its single use is spent all the same. Any shipped
+   * order is read, so that a reward's free-shipping code never goes unseen, its points held for nothing.
    */
   async #coupons(order: unknown): Promise<unknown[]> {
     const record = asRecord(order);
     const shipped = Number(record.shipping_address_count ?? 0) > 0;
-    const freeShipping =
-      shipped && record.shipping_cost_inc_tax !== undefined && Number(record.shipping_cost_inc_tax) === 0;
-    if (!(Number(record.coupon_discount ?? 0) > 0) && !freeShipping) return [];
+    if (!(Number(record.coupon_discount ?? 0) > 0) && !shipped) return [];
     const coupons = await this.get(`v2/orders/${String(record.id)}/coupons`);
     return Array.isArray(coupons) ? coupons : [];
   }

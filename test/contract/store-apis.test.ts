@@ -213,6 +213,21 @@ describe('BigCommerce', () => {
     expect(await api().orderEvent('78787', 'x')).toBeUndefined();
   });
 
+  it('sees a free-shipping code on a shipped order whatever its shipping cost, and reads no coupons of a digital one', async () => {
+    // The code applied, a paid method picked all the same: its single use is spent, so the bridge must see it.
+    const code = { code: 'LB-FREESHIPPINGPAID', discount: 0, type: 4 };
+    bc.orders.set(81, bcOrder(81, 2, { shippingCost: '12.0000', coupons: [code] }));
+    bc.orders.set(82, bcOrder(82, 2, { shippingCost: '0.0000', coupons: [code] }));
+    for (const id of ['81', '82'])
+      expect((await api().orderEvent(id, `bigcommerce:msg_${id}`))?.discountCodes).toEqual([
+        { code: 'LB-FREESHIPPINGPAID', amount: '0' },
+      ]);
+    bc.orders.set(83, bcOrder(83, 2));
+    const before = bc.requests.length;
+    expect((await api().orderEvent('83', 'bigcommerce:msg_83'))?.discountCodes).toEqual([]);
+    expect(bc.requests.slice(before).some((request) => request.path.endsWith('/coupons'))).toBe(false);
+  });
+
   it('says to check the token when BigCommerce refuses it', async () => {
     await expect(
       new BigCommerceApi({ storeHash: BC_STORE, accessToken: 'wrong', baseUrl: bc.url }).orderEvent('77', 'x'),

@@ -173,7 +173,7 @@
    */
   function benefitWords(forms, each, values) {
     const benefit = each.benefit || (each.amountOff ? { kind: 'amount_off', amount: each.amountOff } : {});
-    const form = Object.hasOwn(forms, benefit.kind) ? forms[benefit.kind] : forms.other;
+    const form = Object.prototype.hasOwnProperty.call(forms, benefit.kind) ? forms[benefit.kind] : forms.other;
     const percent = typeof benefit.percent === 'number' ? number(benefit.percent) : undefined;
     return form ? fill(form, { ...values, amount: benefit.amount, percent }) : '';
   }

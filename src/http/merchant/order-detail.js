@@ -42,6 +42,11 @@ function codeOff(amount, total) {
   return Number.isFinite(figure) ? figure.toLocaleString(undefined, { minimumFractionDigits: 2 }) : String(amount);
 }
 
+/** " ($5.00 off)"; nothing for a code that took no money off (free shipping, on a store that lists it as 0). */
+function offWords(amount, total) {
+  return Number(amount) > 0 ? ` (${codeOff(amount, total)} off)` : '';
+}
+
 function showDetail(order) {
   const name = order.orderName || order.orderId;
   $('#order-detail-section').setAttribute('heading', `Order ${name}`);
@@ -54,7 +59,7 @@ function showDetail(order) {
   // The discount codes it was paid with, as the store names them: a reward's code among them is where its points went.
   const codes = order.discountCodes ?? [];
   $('#order-codes').textContent = codes.length
-    ? `Paid with ${codes.map(({ code, amount }) => `the code ${code} (${codeOff(amount, order.total)} off)`).join(' and ')}.`
+    ? `Paid with ${codes.map(({ code, amount }) => `the code ${code}${offWords(amount, order.total)}`).join(' and ')}.`
     : '';
   $('#order-codes').hidden = codes.length === 0;
   showWhy(order);

@@ -45,6 +45,12 @@ function benefitText(benefit) {
   }
 }
 
+/** A free-shipping code is itself the shipping discount: it combines with product discounts alone. */
+const combinesWith = (benefit) =>
+  benefit?.kind === 'free_shipping'
+    ? 'combines with product discounts'
+    : 'combines with product and shipping discounts';
+
 /** "500 points for 5.00 off, on orders of 50.00 or more · codes last 30 days · combines with …". */
 function rewardText(reward) {
   const minimum = reward.minimumOrder ? `, on orders of ${amount(reward.minimumOrder)} or more` : '';
@@ -52,7 +58,7 @@ function rewardText(reward) {
   return [
     `${count(reward.points)} points for ${benefitText(reward.benefit)}${minimum}`,
     `codes last ${days}`,
-    reward.combines ? 'combines with product and shipping discounts' : 'combines with no other discount',
+    reward.combines ? combinesWith(reward.benefit) : 'combines with no other discount',
   ].join(' · ');
 }
 
