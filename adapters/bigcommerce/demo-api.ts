@@ -58,6 +58,11 @@ function v2Order(state: DemoOrderState, customerId: (order: DemoOrder) => number
     default_currency_code: 'USD',
     discount_amount: '0.0000',
     coupon_discount: money(off),
+    // The demo's cart ships, and ships free (demo-storefront.ts): a free-shipping code's order is read like any other.
+    shipping_address_count: 1,
+    base_shipping_cost: '0.0000',
+    shipping_cost_ex_tax: '0.0000',
+    shipping_cost_inc_tax: '0.0000',
     order_source: 'www',
     external_source: null,
     is_deleted: false,

@@ -28,7 +28,7 @@ export function moneyOff(benefit: RewardBenefit, price: string): string {
   }
 }
 
-/** The demo shop's one reward: the points the demo customer's first order earns. */
+/** The demo shop's first reward: the points the demo customer's first order earns. */
 export const DEMO_REWARD: Omit<Reward, 'id'> = {
   points: 100,
   benefit: { kind: 'amount_off', amount: '5.00' },
@@ -138,13 +138,20 @@ function demoIdentity(
   };
 }
 
-/** The shop's storefront on with the demo's reward, unless its merchant set rewards already (an earlier run). */
+/** The demo's rewards: one of each kind, each at the points the demo customer's first order earns. */
+const DEMO_REWARDS: Reward[] = [
+  { id: 'demo-reward', ...DEMO_REWARD },
+  { id: 'demo-percent', ...DEMO_REWARD, benefit: { kind: 'percent_off', percent: 10 } },
+  { id: 'demo-shipping', ...DEMO_REWARD, benefit: { kind: 'free_shipping' } },
+];
+
+/** The shop's storefront on with the demo's rewards, unless its merchant set rewards already (an earlier run). */
 export async function setUpDemoStorefront(
   store: Pick<LedgerStore, 'getRecord' | 'putRecord' | 'deleteRecord'>,
   platform: string,
   shop: string,
 ): Promise<void> {
   if ((await shopRewards(store, platform, shop)).length > 0) return;
-  await saveRewards(store, platform, shop, [{ id: 'demo-reward', ...DEMO_REWARD }], DEMO_BY);
+  await saveRewards(store, platform, shop, DEMO_REWARDS, DEMO_BY);
   await setStorefront(store, { platform, shop, on: true, by: DEMO_BY }, async () => true);
 }

@@ -40,7 +40,8 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
     await eventually(async () => expect(await reopened()).toContain('100 points available'), 30_000);
     expect(await demo.page.locator('[data-loyalty-body]').innerText()).toMatch(/Earned on order #\d+/);
     await shoot('signed-in');
-    code = await demo.redeemReward();
+    // A percentage, on this store: 10% of the 40.00 cart.
+    code = await demo.redeemReward('100 points for 10% off', '10% off your order');
     await shoot('code');
   }, 60_000);
 
@@ -51,7 +52,7 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
     const paid = demo.page.getByRole('status');
     await paid.waitFor();
     expect(await paid.innerText()).toMatch(
-      new RegExp(`Order #\\d+ is paid: 5.00 off with the code ${code}, 35.00 to pay`),
+      new RegExp(`Order #\\d+ is paid: 4.00 off with the code ${code}, 36.00 to pay`),
     );
     await shoot('paid');
     // What WooCommerce sent: order.created, processing, the coupon line with the code as WooCommerce keeps it.
@@ -61,7 +62,7 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
     expect(delivery.headers['x-wc-webhook-topic']).toBe('order.created');
     expect(JSON.parse(delivery.body)).toMatchObject({
       status: 'processing',
-      coupon_lines: [{ code: code.toLowerCase(), discount: '5.00' }],
+      coupon_lines: [{ code: code.toLowerCase(), discount: '4.00' }],
     });
     // The same code again: the store refuses it, nothing is sent; the redeem reached the service once.
     await demo.paidOnce(code, () => demo.bridge.demo!.sentTo('woocommerce', SITE).length);
@@ -78,12 +79,12 @@ describe.skipIf(!chromiumAvailable)('the WooCommerce demo store page', () => {
       const row = merchant.locator(`[data-order="${order.id}"]`);
       // Its one line: the reward's points it spent, and what was paid.
       await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('100 redeemed');
-      expect(await row.innerText()).toContain('35.00');
+      expect(await row.innerText()).toContain('36.00');
       await merchant.getByRole('link', { name: `Open order #${order.number}` }).click();
       const codes = merchant.locator('#order-codes');
       await codes.waitFor();
       // As the customer was given it, though WooCommerce keeps its coupon codes in lower case.
-      expect(await codes.innerText()).toBe(`Paid with the code ${code} (€5.00 off).`);
+      expect(await codes.innerText()).toBe(`Paid with the code ${code} (€4.00 off).`);
       expect(code).toBe(code.toUpperCase());
       for (const width of [1280, 390]) {
         await merchant.setViewportSize({ width, height: 1000 });

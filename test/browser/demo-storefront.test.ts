@@ -24,7 +24,9 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
     await demo.page.waitForURL(/\/demo\/storefront\/shopify\/$/);
     demo.link = demo.page.url();
     const text = await launcher();
-    expect(text).toContain('100 points for 5.00 off');
+    // One reward of each kind (an amount, a percentage, free shipping), as the demo sets them.
+    for (const words of ['100 points for 5.00 off', '100 points for 10% off', '100 points for free shipping'])
+      expect(text).toContain(words);
     expect(text).toMatch(/ways to earn/i);
     expect(await demo.page.getByRole('button', { name: 'Redeem' }).count()).toBe(0);
     await shoot('guest');
@@ -68,7 +70,11 @@ describe.skipIf(!chromiumAvailable)('the demo store page', () => {
       await expect.poll(() => merchant.locator('#storefront-switch input').isChecked()).toBe(true);
       await expect
         .poll(() => merchant.locator('#reward-list .reward-words').allTextContents())
-        .toEqual(['100 points for 5.00 off · codes last 30 days · combines with no other discount']);
+        .toEqual([
+          '100 points for 5.00 off · codes last 30 days · combines with no other discount',
+          '100 points for 10% off · codes last 30 days · combines with no other discount',
+          '100 points for free shipping · codes last 30 days · combines with no other discount',
+        ]);
       await merchant.locator('s-app-nav').getByRole('button', { name: 'Orders' }).click();
       const order = demo.bridge
         .demo!.sentTo('shopify', 'loyalty-bridge-demo.myshopify.com')

@@ -310,7 +310,9 @@ describe('a Shopify customer spends their points', () => {
   let kindRewards: Array<Record<string, any>> = [];
   it('the merchant offers a reward of each kind, and customers see each with what it gives', async () => {
     const offered = await asShop(running, SHOP).get('/storefront/rewards');
-    expect(offered.body.kinds).toEqual(KINDS.map(({ benefit }) => ({ kind: benefit.kind, notMade: null })));
+    expect(offered.body.kinds).toEqual(
+      KINDS.map(({ benefit }) => ({ kind: benefit.kind, notMade: null, setUpFirst: null })),
+    );
     const added = KINDS.map(({ benefit }) => ({ points: 100, benefit, expiresInDays: 7, combines: true }));
     const saved = await asShop(running, SHOP).put('/storefront/rewards', {
       rewards: [...(offered.body.rewards as unknown[]), ...added],

@@ -21,7 +21,8 @@ export interface DemoStorePage {
   /** Screenshots at 1280 and 390 px into `shots`, none scrolling sideways. */
   shoot(name: string): Promise<void>;
   /** The demo's reward (100 points for 5.00 off) redeemed from the open launcher: its code. */
-  redeemReward(): Promise<string>;
+  /** The reward of those words redeemed (the demo's amount off unless said): its code, which says what it `gives`. */
+  redeemReward(words?: string, gives?: string): Promise<string>;
   /**
    * After the code paid: the same code again is refused at the checkout and nothing more is sent (`sent` counts what
    * the demo sent for the store), and the redeem reached the service once: what the customer reads, and the trial
@@ -57,15 +58,15 @@ export function demoStorePage(shots: string): DemoStorePage {
       }
       await demo.page.setViewportSize({ width: 1280, height: 900 });
     },
-    async redeemReward() {
-      const line = demo.page.locator('.loyalty-panel__line', { hasText: '100 points for 5.00 off' });
+    async redeemReward(words = '100 points for 5.00 off', gives = '5.00 off your order') {
+      const line = demo.page.locator('.loyalty-panel__line', { hasText: words });
       await line.getByRole('button', { name: 'Redeem' }).click();
       await line.getByRole('button', { name: 'Yes, spend them' }).click();
       const made = demo.page.locator('.loyalty-made');
       await made.waitFor();
       const code = (await made.locator('.loyalty-code__text').innerText()).trim();
       expect(code).toMatch(/^LB-[A-Z2-9]{16}$/);
-      expect(await made.innerText()).toContain('5.00 off your order');
+      expect(await made.innerText()).toContain(gives);
       return code;
     },
     async paidOnce(code: string, sent: () => number) {
