@@ -21,6 +21,7 @@ import { z } from 'zod';
 import type { DiscountCodeRequest, MadeCode, StoreCodes } from '../../src/core/platform-module.ts';
 import type { RewardBenefit } from '../../src/core/reward-benefit.ts';
 import { WooRestError, type WooRestClient } from './admin-api.ts';
+import { whyFreeShippingFails } from './shipping-zones.ts';
 
 /** What the merchant reads when the store's key may not make coupons, unless the caller says how to fix it. */
 const NOT_ALLOWED =
@@ -72,11 +73,11 @@ const sameCode = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
  * What the merchant's Rewards says of a free-shipping reward on WooCommerce. WooCommerce makes the coupon, but its
  * free_shipping only "enable[s] free shipping" where "the free shipping method requires a coupon"
  * (woocommerce.github.io/woocommerce-rest-api-docs, Coupons, free_shipping; woocommerce.com/document/free-shipping,
- * "Free shipping requires: A valid free shipping coupon"): a store without it takes the coupon and charges shipping.
- * A note, not `notMade`: the store can be set so, and notMade would refuse the reward outright.
+ * "Free shipping requires: A valid free shipping coupon"): a zone without it takes the coupon and charges shipping.
+ * While no zone has it the save is refused (whyKindFails, shipping-zones.ts); once one has, this note says the rest.
  */
 export const WOO_FREE_SHIPPING_NOTE =
-  'Free shipping codes work once your shipping zone offers Free shipping that requires a coupon: WooCommerce › Settings › Shipping.';
+  'Free shipping codes work where the customer’s shipping zone offers Free shipping that requires a coupon: in WooCommerce › Settings › Shipping, set it in each shipping zone your customers order from.';
 
 /** A coupon's discount, as the REST API's coupon properties name it. */
 interface CouponDiscount {
@@ -123,10 +124,12 @@ export function wooCouponCodes(
   return {
     // email_restrictions is checked against the billing e-mail anyone may type: not kept to one customer.
     forOneCustomer: false,
-    // Every kind is made; free shipping takes a store setting the merchant reads about (WOO_FREE_SHIPPING_NOTE).
+    // Every kind is made; free shipping takes a store setting the merchant reads about (WOO_FREE_SHIPPING_NOTE),
+    // and is refused on save while no shipping zone has it (whyKindFails). The other kinds need no setting.
     notMade: {},
     setUpFirst: { free_shipping: WOO_FREE_SHIPPING_NOTE },
-    whyKindFails: async () => undefined,
+    whyKindFails: (shop, kind) =>
+      kind === 'free_shipping' ? whyFreeShippingFails(() => rest(shop)) : Promise.resolve(undefined),
 
     async make(request: DiscountCodeRequest): Promise<MadeCode> {
       const client = await rest(request.shop);

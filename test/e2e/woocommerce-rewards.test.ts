@@ -3,14 +3,16 @@
 // code from the merchant's page, and the fake WooCommerce's coupons and checkout (test/helpers/fake-woocommerce-
 // coupons.ts, from WooCommerce's docs and source). Ada earns 300 points, redeems a reward with the token the plugin
 // signs for her, gets a coupon that works once, and pays with it: the order arrives twice and her points leave the
-// service once. The merchant's rewards are of each kind: 10% off and free shipping (the store's zone offering Free
-// shipping for a coupon) take off what they say, and each code's points leave once. Her export lists the
+// service once. The merchant's rewards are of each kind: free shipping is refused on save, with the fix, while no
+// shipping zone of the store offers Free shipping for a coupon, and saved once one does; 10% off and free shipping
+// then take off what they say, and each code's points leave once. Her export lists the
 // reservation; her erasure removes a live coupon from the store and releases what it held; the plugin's Disconnect
 // closes the storefront and removes her open coupon, keeping the one she paid with for its order; the store's
 // erasure takes the plugin's key with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BENEFIT_KINDS } from '../../src/core/reward-benefit.ts';
 import { WOO_FREE_SHIPPING_NOTE } from '../../adapters/woocommerce/coupon-codes.ts';
+import { FREE_SHIPPING_UNSET } from '../../adapters/woocommerce/shipping-zones.ts';
 import { HOLDER_KIND } from '../../src/core/storefront/reservations.ts';
 import { eventually } from '../helpers/engine.ts';
 import type { FakeWooCommerce } from '../helpers/fake-woocommerce.ts';
@@ -102,8 +104,8 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
   });
 
   let rewards: Array<Record<string, any>> = [];
-  it('redeems a reward into a coupon that works once, and her points leave the service once', async () => {
-    const saved = await asPage('PUT', '/storefront/rewards', {
+  it('refuses a free-shipping reward, with the fix, while no shipping zone takes its code, and saves it once one does', async () => {
+    const asked = {
       rewards: [
         { points: 200, amountOff: '5.00', minimumOrder: null, expiresInDays: 30, combines: true },
         { points: 50, amountOff: '1.00', minimumOrder: null, expiresInDays: 7, combines: false },
@@ -116,9 +118,25 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
         },
         { points: 50, benefit: { kind: 'free_shipping' }, minimumOrder: null, expiresInDays: 7, combines: false },
       ],
-    });
+    };
+    // A new store has no Free shipping: WooCommerce would take the code, and her points, and charge the shipping.
+    const refused = await asPage('PUT', '/storefront/rewards', asked);
+    expect(refused).toEqual({ status: 400, body: { errors: [`rewards.3.benefit: ${FREE_SHIPPING_UNSET}`] } });
+    expect((await asPage('GET', '/storefront/rewards')).body.rewards).toEqual([]);
+    // The merchant does as it says: the zone offers Free shipping to a valid free shipping coupon.
+    setFreeShipping(woo, { requires: 'coupon', minAmount: '0.00' });
+    const saved = await asPage('PUT', '/storefront/rewards', asked);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     rewards = saved.body.rewards as Array<Record<string, any>>;
+    expect(rewards.map((each) => each.benefit.kind)).toEqual([
+      'amount_off',
+      'amount_off',
+      'percent_off',
+      'free_shipping',
+    ]);
+  }, 30_000);
+
+  it('redeems a reward into a coupon that works once, and her points leave the service once', async () => {
     const answer = await asAda(`/redeem?reward=${rewards[0]!.id}`, 'POST');
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body).toMatchObject({ redeemed: true, amountOff: '5.00', available: 100 });
@@ -158,8 +176,6 @@ describe.skipIf(!opensslAvailable)('a WooCommerce customer spends their points t
     );
     await deliver(8104, 'completed');
     await eventually(async () => expect((await asAda()).body.balance?.available).toBe(200), 20_000);
-    // The zone offers Free shipping to a valid free shipping coupon, as the merchant's note says to set it.
-    setFreeShipping(woo, { requires: 'coupon', minAmount: '0.00' });
     const kinds = [
       { reward: rewards[2]!, order: 8210, coupon: { discount_type: 'percent', amount: '10', free_shipping: false } },
       { reward: rewards[3]!, order: 8220, coupon: { discount_type: 'fixed_cart', amount: '0', free_shipping: true } },

@@ -10,18 +10,24 @@
 //                  cent; never the shipping;
 //   fixed_product  the amount off each selected product: the fake's cart is one product, so as fixed_cart;
 //   free_shipping  (woocommerce.github.io/woocommerce-rest-api-docs, Coupons: "If true and if the free shipping
-//                  method requires a coupon, this coupon will enable free shipping"): the zone's Free shipping
-//                  method is offered when its "Free shipping requires" is met (woocommerce.com/document/
-//                  free-shipping: a valid free shipping coupon, a minimum order amount, either, or both), and the
-//                  customer then takes it: the shipping is all taken off. A zone without it charges the shipping,
-//                  and the coupon still goes through (its other discount, none for the bridge's, applies).
+//                  method requires a coupon, this coupon will enable free shipping"): an enabled Free shipping
+//                  method of the customer's zone is offered when its "Free shipping requires" is met
+//                  (woocommerce.com/document/free-shipping: a valid free shipping coupon, a minimum order amount,
+//                  either, or both), and the customer then takes it: the shipping is all taken off. A zone without
+//                  it charges the shipping, and the coupon still goes through (its other discount, none for the
+//                  bridge's, applies).
+// The customer's zone is the store's first zone by order, or zone 0 where it has no other: WooCommerce matches the
+// address to the first zone, in order, whose locations cover it (woocommerce.github.io/woocommerce-rest-api-docs,
+// Shipping zones: order; Shipping zone locations), and the fake's cart has no address. The zones are the ones its
+// REST API answers (fake-woocommerce-shipping.ts). With shipping turned off nothing is charged for shipping.
 import type { FakeWooCommerce } from './fake-woocommerce.ts';
 import {
   stateOf,
   publishedCoupon,
   type FakeCoupon,
-  type FreeShippingMethod,
+  type FakeShippingMethod,
   type PlacedOrder,
+  type ShippingState,
 } from './fake-woocommerce-coupon-state.ts';
 
 export interface WooCheckout {
@@ -96,9 +102,9 @@ function itemsOff(coupon: FakeCoupon, subtotal: number): number {
   }
 }
 
-/** WC_Shipping_Free_Shipping::is_available: whether the zone's Free shipping is offered for this cart. */
-function freeShippingOffered(method: FreeShippingMethod | null, coupon: FakeCoupon, paidForItems: number): boolean {
-  if (!method) return false;
+/** WC_Shipping_Free_Shipping::is_available: whether the method is offered for this cart. */
+function freeShippingOffered(method: FakeShippingMethod, coupon: FakeCoupon, paidForItems: number): boolean {
+  if (method.methodId !== 'free_shipping' || !method.enabled) return false;
   const hasCoupon = coupon.free_shipping;
   // The minimum is met by what the items cost after the coupon (its "Apply minimum order rule before coupon
   // discount" left unticked, as it comes).
@@ -116,6 +122,10 @@ function freeShippingOffered(method: FreeShippingMethod | null, coupon: FakeCoup
       return hasCoupon && metMinimum;
   }
 }
+
+/** The methods of the customer's zone: the store's first zone by order, or zone 0 where it has no other. */
+const customerZoneMethods = (shipping: ShippingState): FakeShippingMethod[] =>
+  (shipping.zones.find((zone) => zone.id !== 0) ?? shipping.zones.find((zone) => zone.id === 0))?.methods ?? [];
 
 /**
  * An order is placed with the coupon as WooCommerce would: what it took off (then its use is counted, and the
@@ -135,9 +145,12 @@ export function placeOrder(
   const billingEmail = checkout.billingEmail.trim().toLowerCase();
   coupon.used_by.push(billingEmail);
   const subtotal = cents(checkout.subtotal ?? CART.subtotal);
-  const shipping = cents(checkout.shipping ?? CART.shipping);
+  const shipping = state.shipping.off ? 0 : cents(checkout.shipping ?? CART.shipping);
   const discount = itemsOff(coupon, subtotal);
-  const shippingOff = freeShippingOffered(state.freeShipping, coupon, subtotal - discount) ? shipping : 0;
+  const offered = customerZoneMethods(state.shipping).some((method) =>
+    freeShippingOffered(method, coupon, subtotal - discount),
+  );
+  const shippingOff = offered ? shipping : 0;
   const order: PlacedOrder = {
     code: coupon.code,
     billingEmail,
@@ -156,11 +169,6 @@ export const useCoupon = (fake: FakeWooCommerce, code: string, checkout: WooChec
 
 /** The orders placed with a coupon, in order, with what each coupon took off. */
 export const ordersPlaced = (fake: FakeWooCommerce): PlacedOrder[] => [...stateOf(fake).orders];
-
-/** The shipping zone's Free shipping method and what it requires, or none (WooCommerce › Settings › Shipping). */
-export function setFreeShipping(fake: FakeWooCommerce, method: FreeShippingMethod | null): void {
-  stateOf(fake).freeShipping = method;
-}
 
 /**
  * WooCommerce gives an order's use of a coupon back (WC_Coupon::decrease_usage_count): wc_update_coupon_usage_counts

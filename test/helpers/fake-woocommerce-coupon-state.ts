@@ -28,14 +28,44 @@ export interface FakeCoupon {
 export type CreateFailure = 'before' | 'after';
 
 /**
- * The shipping zone's Free shipping method (WooCommerce › Settings › Shipping), by its "Free shipping requires"
- * setting (woocommerce.com/document/free-shipping): '' N/A (always offered), 'coupon' a valid free shipping coupon,
- * 'min_amount' a minimum order amount, 'either' the amount or a coupon, 'both' the amount and a coupon.
+ * "Free shipping requires" of a Free shipping method (woocommerce.com/document/free-shipping; its settings.requires
+ * options in woocommerce.github.io/woocommerce-rest-api-docs, Shipping zone methods): '' N/A (always offered),
+ * 'coupon' a valid free shipping coupon, 'min_amount' a minimum order amount, 'either' the amount or a coupon,
+ * 'both' the amount and a coupon.
  */
+export type FreeShippingRequires = '' | 'coupon' | 'min_amount' | 'either' | 'both';
+
+/** A Free shipping method (WooCommerce › Settings › Shipping, in a zone) by what it requires. */
 export interface FreeShippingMethod {
-  requires: '' | 'coupon' | 'min_amount' | 'either' | 'both';
+  requires: FreeShippingRequires;
   /** The minimum order amount, decimal text ('0.00' where it requires none). */
   minAmount: string;
+}
+
+/** A method of a zone as a test sets it: a Flat rate, or a Free shipping; either may be turned off (enabled). */
+export type ShippingMethodSetup =
+  { methodId: 'flat_rate'; enabled: boolean } | ({ methodId: 'free_shipping'; enabled: boolean } & FreeShippingMethod);
+
+/** A method as the store keeps it: its instance_id, unique in the store. */
+export type FakeShippingMethod = ShippingMethodSetup & { instanceId: number };
+
+export interface FakeShippingZone {
+  id: number;
+  name: string;
+  order: number;
+  methods: FakeShippingMethod[];
+}
+
+/** The store's shipping (WooCommerce › Settings › Shipping), read by its REST routes and its checkout alike. */
+export interface ShippingState {
+  /** Zone 0 ("Locations not covered by your other zones") first, then the store's own zones in their order. */
+  zones: FakeShippingZone[];
+  /** General › Shipping location(s) is "Disable shipping & shipping calculations": nothing shipped or charged. */
+  off: boolean;
+  /** What the shipping routes answer instead while set (a store in trouble), or undefined. */
+  failWith: number | undefined;
+  nextZoneId: number;
+  nextInstanceId: number;
 }
 
 /** An order placed with a coupon at the fake's checkout, and what the coupon took off it. */
@@ -62,8 +92,8 @@ export interface CouponState {
   refused: boolean;
   /** The site's timezone (Settings > General) as hours from GMT. */
   gmtOffsetHours: number;
-  /** The zone's Free shipping method, or null: a zone with none (a new store's zones have only what it adds). */
-  freeShipping: FreeShippingMethod | null;
+  /** The store's shipping zones and their methods (a new store's zone 0 has none). */
+  shipping: ShippingState;
   /** Every order placed with a coupon, in order. */
   orders: PlacedOrder[];
 }

@@ -25,7 +25,8 @@
 //                                        the bin (status trash); 404 as above for none
 // Permissions: the fake's REST authentication (a read key writing is refused there, 401 "does not have write
 // permissions"); a key whose user may not manage coupons gets 403 woocommerce_rest_cannot_create|view|delete.
-// A checkout with a coupon, and what it takes off: fake-woocommerce-checkout.ts.
+// A checkout with a coupon, and what it takes off: fake-woocommerce-checkout.ts; the shipping zones it reads, on the
+// REST API too: fake-woocommerce-shipping.ts.
 import express, { type Request, type Response } from 'express';
 import type { FakeRestAction, FakeWooCommerce } from './fake-woocommerce.ts';
 import {
@@ -37,6 +38,7 @@ import {
   type CreateFailure,
   type FakeCoupon,
 } from './fake-woocommerce-coupon-state.ts';
+import { newShipping, withShippingRoutes } from './fake-woocommerce-shipping.ts';
 
 export type { CreateFailure, FakeCoupon, FreeShippingMethod, PlacedOrder } from './fake-woocommerce-coupon-state.ts';
 // The checkout's hooks, from here as from before it had a file of its own.
@@ -47,10 +49,10 @@ export {
   giveCouponBack,
   ordersPlaced,
   placeOrder,
-  setFreeShipping,
   useCoupon,
   type WooCheckout,
 } from './fake-woocommerce-checkout.ts';
+export { setFreeShipping } from './fake-woocommerce-shipping.ts';
 
 const DISCOUNT_TYPES = ['percent', 'fixed_cart', 'fixed_product'] as const;
 /** WordPress's is_email, roughly: something@something.something. */
@@ -193,10 +195,11 @@ export function withCoupons(fake: FakeWooCommerce): FakeWooCommerce {
     fail: undefined,
     refused: false,
     gmtOffsetHours: 0,
-    freeShipping: null,
+    shipping: newShipping(),
     orders: [],
   };
   couponStates.set(fake, state);
+  withShippingRoutes(fake, state.shipping);
   const { router, allowed } = fake.site;
 
   /** wc_rest_prepare_date_response: Y-m-d\TH:i:s, in the site's time or as GMT, no zone. */

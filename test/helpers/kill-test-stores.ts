@@ -30,7 +30,7 @@ import { shopifyHeaders, shopifyOrderJson } from './shopify.ts';
 import { APP_KEY, APP_SECRET, asShop, type ShopifyAppBridge } from './shopify-app-bridge.ts';
 import { proxiedQuery } from './shopify-proxy-signer.ts';
 import { startFakeWooCommerce } from './fake-woocommerce.ts';
-import { couponRefusal, couponsOf, useCoupon, withCoupons } from './fake-woocommerce-coupons.ts';
+import { couponRefusal, couponsOf, setFreeShipping, useCoupon, withCoupons } from './fake-woocommerce-coupons.ts';
 import { startHttpsFront } from './https-front.ts';
 import { wooOrderJson } from './woocommerce.ts';
 import { exchangeCode, identityToken, type PluginConnection } from './woocommerce-plugin.ts';
@@ -336,6 +336,8 @@ export async function wooKillStore({ email }: KillTestCustomer): Promise<KillTes
   // Before the routes it holds.
   const hooks = withCallHooks(woo.site.router);
   withCoupons(woo);
+  // Its zone offers Free shipping to a coupon: a free-shipping reward is refused on save otherwise (shipping-zones.ts).
+  setFreeShipping(woo, { requires: 'coupon', minAmount: '0.00' });
   /** The next call that matches held before it runs, or after (its answer held). */
   const hold = (matches: (call: HeldCall) => boolean, phase: 'before' | 'after'): Held => {
     const held = holder();
