@@ -62,7 +62,9 @@ describe.skipIf(!chromiumAvailable)('the BigCommerce demo store page', () => {
     // BigCommerce names an order by its id.
     const sent = demo.bridge.demo!.sentTo('bigcommerce', STORE);
     const order = sent.find((each) => each.order.code)!;
-    expect(await paid.innerText()).toBe(`Order #${order.id} is paid: free shipping with the code ${code}, 40.00 to pay.`);
+    expect(await paid.innerText()).toBe(
+      `Order #${order.id} is paid: free shipping with the code ${code}, 40.00 to pay.`,
+    );
     await shoot('paid');
     // What BigCommerce sent: store/order/created, naming the order alone; the code is on the order the API answers.
     const delivery = order.deliveries[0]!;
