@@ -105,7 +105,16 @@ describe('the BigCommerce demo store', () => {
     const answer = await fetch(`${points}?store=${STORE}`);
     const body = (await answer.json()) as Record<string, any>;
     expect(body.balance ?? null).toBeNull();
-    expect(body.rewards).toEqual([expect.objectContaining({ points: 100, amountOff: '5.00' })]);
+    // The demo's reward of each kind (an amount, a percentage, free shipping), each in words.
+    expect(body.rewards).toEqual([
+      expect.objectContaining({ points: 100, amountOff: '5.00', words: '100 points for 5.00 off' }),
+      expect.objectContaining({ points: 100, benefit: { kind: 'percent_off', percent: 10 } }),
+      expect.objectContaining({
+        points: 100,
+        benefit: { kind: 'free_shipping' },
+        words: '100 points for free shipping',
+      }),
+    ]);
   });
 
   it('signs the signed-in customer’s token for the app alone, and the bridge reads their balance from it', async () => {

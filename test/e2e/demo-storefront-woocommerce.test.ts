@@ -55,7 +55,16 @@ describe('the WooCommerce demo store page', () => {
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as Record<string, any>;
     expect(body.balance ?? null).toBeNull();
-    expect(body.rewards).toEqual([expect.objectContaining({ points: 100, amountOff: '5.00' })]);
+    // The demo's reward of each kind (an amount, a percentage, free shipping), each in words.
+    expect(body.rewards).toEqual([
+      expect.objectContaining({ points: 100, amountOff: '5.00', words: '100 points for 5.00 off' }),
+      expect.objectContaining({ points: 100, benefit: { kind: 'percent_off', percent: 10 } }),
+      expect.objectContaining({
+        points: 100,
+        benefit: { kind: 'free_shipping' },
+        words: '100 points for free shipping',
+      }),
+    ]);
     expect(body.waysToEarn).toEqual(expect.arrayContaining([expect.anything()]));
   });
 
