@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { demoSignIn, startFirstRunBridge } from '../helpers/bridge.ts';
 import { eventually, tempDataDir } from '../helpers/engine.ts';
+import { expectDemoRewardsOffered } from '../helpers/demo-rewards.ts';
 
 const SITE = 'demo-woocommerce.loyalty-bridge.invalid';
 const IDENTITY = 'wp/?rest_route=/loyalty-bridge/v1/identity';
@@ -55,16 +56,7 @@ describe('the WooCommerce demo store page', () => {
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as Record<string, any>;
     expect(body.balance ?? null).toBeNull();
-    // The demo's reward of each kind (an amount, a percentage, free shipping), each in words.
-    expect(body.rewards).toEqual([
-      expect.objectContaining({ points: 100, amountOff: '5.00', words: '100 points for 5.00 off' }),
-      expect.objectContaining({ points: 100, benefit: { kind: 'percent_off', percent: 10 } }),
-      expect.objectContaining({
-        points: 100,
-        benefit: { kind: 'free_shipping' },
-        words: '100 points for free shipping',
-      }),
-    ]);
+    expectDemoRewardsOffered(body.rewards);
     expect(body.waysToEarn).toEqual(expect.arrayContaining([expect.anything()]));
   });
 

@@ -7,6 +7,7 @@ import type { RunningBridge } from '../../src/composition/main.ts';
 import { demoSignIn, startFirstRunBridge } from '../helpers/bridge.ts';
 import { eventually } from '../helpers/engine.ts';
 import { signProxyQuery } from '../helpers/shopify-proxy-signer.ts';
+import { expectDemoRewardsOffered } from '../helpers/demo-rewards.ts';
 
 const SHOP = 'loyalty-bridge-demo.myshopify.com';
 const SESSION = /<meta name="loyalty-bridge-session" content="([^"]+)">/;
@@ -29,16 +30,7 @@ describe('the demo store page', () => {
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as Record<string, any>;
     expect(body.balance ?? null).toBeNull();
-    // The demo's reward of each kind (an amount, a percentage, free shipping), each in words.
-    expect(body.rewards).toEqual([
-      expect.objectContaining({ points: 100, amountOff: '5.00', words: '100 points for 5.00 off' }),
-      expect.objectContaining({ points: 100, benefit: { kind: 'percent_off', percent: 10 } }),
-      expect.objectContaining({
-        points: 100,
-        benefit: { kind: 'free_shipping' },
-        words: '100 points for free shipping',
-      }),
-    ]);
+    expectDemoRewardsOffered(body.rewards);
     expect(body.waysToEarn).toEqual(expect.arrayContaining([expect.anything()]));
   });
 
